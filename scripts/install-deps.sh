@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages sextantd needs. One list, used by both README commands:
+#   scripts/install-deps.sh          build dependencies only
+#   scripts/install-deps.sh --test   plus what the tests need (clang for the fuzz targets,
+#                                    Go for the test API server, curl for the end-to-end test)
+# Skips apt entirely when every package is already there, so a warm CI machine pays nothing.
+set -euo pipefail
+
+build_packages=(
+  build-essential cmake ninja-build pkg-config
+  libboost1.81-dev libssl-dev
+  nlohmann-json3-dev libsimdjson-dev libyaml-cpp-dev libspdlog-dev libfmt-dev
+)
+test_packages=(
+  catch2 clang libclang-rt-14-dev clang-format curl python3 golang-go
+)
+
+wanted=("${build_packages[@]}")
+if [[ "${1:-}" == "--test" ]]; then
+  wanted+=("${test_packages[@]}")
+fi
+
+missing=()
+for p in "${wanted[@]}"; do
+  # golang-go is satisfied by any go toolchain already on PATH (the machine image ships one).
+  if [[ "$p" == golang-go ]] && command -v go >/dev/null 2>&1; then continue; fi
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}" >&2
+  sudo_cmd=()
+  [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -q
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
