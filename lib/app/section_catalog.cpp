@@ -1,0 +1,107 @@
+#include "app/section_catalog.hpp"
+
+namespace sextant {
+
+section_catalog::section_catalog(std::vector<section> sections) : sections_(std::move(sections)) {}
+
+const section* section_catalog::find_section(const std::string& id) const {
+  for (const section& s : sections_) {
+    if (s.id == id) {
+      return &s;
+    }
+  }
+  return nullptr;
+}
+
+resource_match section_catalog::find_resource(const std::string& section_id, const std::string& resource_id) const {
+  const section* s = find_section(section_id);
+  if (s == nullptr) {
+    return {};
+  }
+  for (const resource_def& r : s->resources) {
+    if (r.id == resource_id) {
+      return {s, &r};
+    }
+  }
+  return {s, nullptr};
+}
+
+resource_match section_catalog::resource_for_kind(const kind_key& type) const {
+  for (const section& s : sections_) {
+    for (const resource_def& r : s.resources) {
+      if (!r.type.kind.empty() && r.type == type) {
+        return {&s, &r};
+      }
+    }
+  }
+  return {};
+}
+
+bool section_catalog::listed(const section& s, const served_kinds& served) const {
+  if (s.always_listed) {
+    return true;
+  }
+  for (const resource_def& r : s.resources) {
+    if (!r.type.kind.empty() && served.serves(r.type)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool section_catalog::served(const section& s, const resource_def& r, const served_kinds& served) const {
+  if (r.type.kind.empty()) {
+    return listed(s, served);
+  }
+  return s.always_listed || served.serves(r.type);
+}
+
+std::optional<std::string> section_catalog::path_for(const kind_key& type, const std::string& namespace_,
+                                                     const std::string& name, const served_kinds& served) const {
+  resource_match match = resource_for_kind(type);
+  if (match.resource == nullptr || !this->served(*match.owner, *match.resource, served)) {
+    return std::nullopt;
+  }
+  std::string path = "/api/v1/" + match.owner->id + "/" + match.resource->id + "/";
+  if (match.resource->namespaced && !namespace_.empty()) {
+    path += namespace_ + "/";
+  }
+  return path + name;
+}
+
+ingest_profiles section_catalog::profiles() const {
+  ingest_profiles out;
+  for (const section& s : sections_) {
+    for (const resource_def& r : s.resources) {
+      if (r.profile && !r.type.kind.empty()) {
+        out.set(r.type, *r.profile);
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<problem_category> section_catalog::categories() const {
+  std::vector<problem_category> out;
+  for (const section& s : sections_) {
+    out.insert(out.end(), s.categories.begin(), s.categories.end());
+  }
+  return out;
+}
+
+std::vector<problem_rule> section_catalog::rules() const {
+  std::vector<problem_rule> out;
+  for (const section& s : sections_) {
+    out.insert(out.end(), s.rules.begin(), s.rules.end());
+  }
+  return out;
+}
+
+view_context section_catalog::context(const object_store& store, const served_kinds& served, time_point now) const {
+  return view_context{store, served, now,
+                      [this, &served](const kind_key& type, const std::string& namespace_, const std::string& name) {
+                        return path_for(type, namespace_, name, served);
+                      }};
+}
+
+}  // namespace sextant

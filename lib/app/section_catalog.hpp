@@ -1,0 +1,50 @@
+#pragma once
+// The registered sections, and the questions the API asks of them: which are listed for what
+// the cluster serves, which resource a route names, which resource shows a kind.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ingest/ingest_profile.hpp"
+#include "sections/section.hpp"
+#include "store/served_kinds.hpp"
+
+namespace sextant {
+
+struct resource_match {
+  const section* owner = nullptr;
+  const resource_def* resource = nullptr;
+};
+
+class section_catalog {
+ public:
+  explicit section_catalog(std::vector<section> sections);
+
+  const std::vector<section>& sections() const { return sections_; }
+  const section* find_section(const std::string& id) const;
+  resource_match find_resource(const std::string& section_id, const std::string& resource_id) const;
+  // The resource that shows objects of a kind (the first registered).
+  resource_match resource_for_kind(const kind_key& type) const;
+
+  // Whether a section is listed: `core` always, others while one of their kinds is served.
+  bool listed(const section& s, const served_kinds& served) const;
+  // Whether a resource is served: its kind is, or (computed pages) its section is listed.
+  bool served(const section& s, const resource_def& r, const served_kinds& served) const;
+
+  // "/api/v1/kueue/workloads/team-a/w1", or nullopt when no served resource shows the kind.
+  std::optional<std::string> path_for(const kind_key& type, const std::string& namespace_, const std::string& name,
+                                      const served_kinds& served) const;
+
+  // The ingest profiles every section declares, with the labels they index.
+  ingest_profiles profiles() const;
+  std::vector<problem_category> categories() const;
+  std::vector<problem_rule> rules() const;
+
+  // A context for interpreters over this store, with links resolved through this catalog.
+  view_context context(const object_store& store, const served_kinds& served, time_point now) const;
+
+ private:
+  std::vector<section> sections_;
+};
+
+}  // namespace sextant

@@ -1,0 +1,221 @@
+#include "ingest/json_decoder.hpp"
+
+#include <cstring>
+
+namespace sextant {
+namespace od = simdjson::ondemand;
+
+namespace {
+
+// Where a value sits, for the drops that apply to every kind.
+enum class place { root, metadata, annotations, other };
+
+json convert(od::value value, const field_mask& mask, place where);
+
+json convert_object(od::object object, const field_mask& mask, place where) {
+  json out = json::object();
+  for (auto field : object) {
+    std::string_view key = field.unescaped_key().value();
+    if (where == place::metadata && dropped_metadata_member(key)) {
+      continue;
+    }
+    if (where == place::annotations && dropped_annotation(key)) {
+      continue;
+    }
+    const field_mask* child = mask.child(key);
+    if (child == nullptr) {
+      continue;  // the parser skips the unread value
+    }
+    place next = place::other;
+    if (where == place::root && key == "metadata") {
+      next = place::metadata;
+    } else if (where == place::metadata && key == "annotations") {
+      next = place::annotations;
+    }
+    std::string name(key);
+    out[std::move(name)] = convert(field.value().value(), *child, next);
+  }
+  return out;
+}
+
+json convert(od::value value, const field_mask& mask, place where) {
+  switch (value.type().value()) {
+    case od::json_type::object:
+      return convert_object(value.get_object().value(), mask, where);
+    case od::json_type::array: {
+      json out = json::array();
+      for (auto element : value.get_array()) {
+        out.push_back(convert(element.value(), mask, place::other));
+      }
+      return out;
+    }
+    case od::json_type::string:
+      return json(std::string(value.get_string().value()));
+    case od::json_type::boolean:
+      return json(value.get_bool().value());
+    case od::json_type::null:
+      // is_null() consumes the value; a null literal always answers true here.
+      (void)value.is_null();
+      return json(nullptr);
+    case od::json_type::number: {
+      switch (value.get_number_type().value()) {
+        case od::number_type::signed_integer:
+          return json(value.get_int64().value());
+        case od::number_type::unsigned_integer:
+          return json(value.get_uint64().value());
+        default:
+          return json(value.get_double().value());
+      }
+    }
+  }
+  return json(nullptr);
+}
+
+void fill_type(json& item, std::string_view api_version, std::string_view kind) {
+  if (!item.is_object()) {
+    return;
+  }
+  if (!api_version.empty() && !item.contains("apiVersion")) {
+    item["apiVersion"] = std::string(api_version);
+  }
+  if (!kind.empty() && !item.contains("kind")) {
+    item["kind"] = std::string(kind);
+  }
+}
+
+kind_key type_of(const json& item) {
+  return kind_key{std::string(group_of(string_or(item, {"apiVersion"}))), string_or(item, {"kind"})};
+}
+
+}  // namespace
+
+simdjson::padded_string_view json_decoder::pad(std::string_view text) {
+  buffer_.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+  buffer_.assign(text.data(), text.size());
+  return simdjson::padded_string_view(buffer_.data(), buffer_.size(), buffer_.capacity());
+}
+
+decode_result<json> json_decoder::decode_object(std::string_view text, const kind_key* item_type) {
+  try {
+    od::document document = parser_.iterate(pad(text)).value();
+    od::value root = document.get_value().value();
+    if (item_type != nullptr) {
+      const ingest_profile& profile = profiles_.for_kind(*item_type);
+      json object = convert(root, profile.mask, place::root);
+      if (profile.transform) {
+        profile.transform(object);
+      }
+      return {std::move(object), {}};
+    }
+    json object = convert(root, field_mask::everything(), place::root);
+    apply_profile(object, profiles_.for_kind(type_of(object)));
+    return {std::move(object), {}};
+  } catch (const simdjson::simdjson_error& error) {
+    return {std::nullopt, std::string("invalid JSON: ") + error.what()};
+  }
+}
+
+decode_result<json> json_decoder::decode_untyped(std::string_view text) {
+  try {
+    od::document document = parser_.iterate(pad(text)).value();
+    json value = convert(document.get_value().value(), field_mask::everything(), place::root);
+    return {std::move(value), {}};
+  } catch (const simdjson::simdjson_error& error) {
+    return {std::nullopt, std::string("invalid JSON: ") + error.what()};
+  }
+}
+
+decode_result<decoded_list> json_decoder::decode_list(std::string_view text, std::string_view item_api_version,
+                                                      std::string_view item_kind) {
+  try {
+    auto document = parser_.iterate(pad(text));
+    decoded_list list;
+    const ingest_profile* typed_profile = nullptr;
+    if (!item_kind.empty()) {
+      typed_profile = &profiles_.for_kind(kind_key{std::string(group_of(item_api_version)), std::string(item_kind)});
+    }
+    for (auto field : document.get_object()) {
+      std::string_view key = field.unescaped_key().value();
+      if (key == "apiVersion") {
+        list.api_version = std::string(field.value().get_string().value());
+      } else if (key == "kind") {
+        list.kind = std::string(field.value().get_string().value());
+      } else if (key == "metadata") {
+        for (auto meta : field.value().get_object()) {
+          std::string_view meta_key = meta.unescaped_key().value();
+          if (meta_key == "resourceVersion") {
+            list.resource_version = std::string(meta.value().get_string().value());
+          } else if (meta_key == "continue") {
+            list.continue_token = std::string(meta.value().get_string().value());
+          } else if (meta_key == "remainingItemCount") {
+            list.remaining_item_count = meta.value().get_int64().value();
+          }
+        }
+      } else if (key == "items") {
+        od::value items = field.value().value();
+        if (items.is_null()) {
+          continue;  // an empty list may say "items": null
+        }
+        for (auto element : items.get_array()) {
+          if (typed_profile != nullptr) {
+            json item = convert(element.value(), typed_profile->mask, place::root);
+            fill_type(item, item_api_version, item_kind);
+            if (typed_profile->transform) {
+              typed_profile->transform(item);
+            }
+            list.items.push_back(std::move(item));
+          } else {
+            json item = convert(element.value(), field_mask::everything(), place::root);
+            list.items.push_back(std::move(item));
+          }
+        }
+      }
+    }
+    if (typed_profile == nullptr) {
+      // Untyped list: items name their own kind, or take it from the list's ("PodList" -> "Pod").
+      std::string kind_from_list;
+      if (list.kind.size() > 4 && list.kind.ends_with("List") && list.kind != "List") {
+        kind_from_list = list.kind.substr(0, list.kind.size() - 4);
+      }
+      for (json& item : list.items) {
+        fill_type(item, list.api_version, kind_from_list);
+        apply_profile(item, profiles_.for_kind(type_of(item)));
+      }
+    }
+    return {std::move(list), {}};
+  } catch (const simdjson::simdjson_error& error) {
+    return {std::nullopt, std::string("invalid JSON list: ") + error.what()};
+  }
+}
+
+decode_result<decoded_watch_event> json_decoder::decode_watch_event(std::string_view line, const kind_key& item_type) {
+  try {
+    auto document = parser_.iterate(pad(line));
+    decoded_watch_event event;
+    const ingest_profile& profile = profiles_.for_kind(item_type);
+    bool have_object = false;
+    od::object root = document.get_object().value();
+    // The API server writes "type" before "object"; an ERROR carries a Status, kept whole.
+    for (auto field : root) {
+      std::string_view key = field.unescaped_key().value();
+      if (key == "type") {
+        event.type = std::string(field.value().get_string().value());
+      } else if (key == "object") {
+        const field_mask& mask = event.type == "ERROR" ? field_mask::everything() : profile.mask;
+        event.object = convert(field.value().value(), mask, place::root);
+        have_object = true;
+      }
+    }
+    if (event.type.empty() || !have_object) {
+      return {std::nullopt, "watch event without type or object"};
+    }
+    if (event.type != "ERROR" && event.type != "BOOKMARK" && profile.transform) {
+      profile.transform(event.object);
+    }
+    return {std::move(event), {}};
+  } catch (const simdjson::simdjson_error& error) {
+    return {std::nullopt, std::string("invalid watch event: ") + error.what()};
+  }
+}
+
+}  // namespace sextant

@@ -1,0 +1,70 @@
+#pragma once
+// Decodes API-server JSON (objects, lists, watch events) with simdjson On-Demand straight into
+// the compact form each kind's profile keeps: fields a profile does not keep are skipped by the
+// parser and never built. One decoder owns one reusable parser; it lives on the event loop.
+//
+// Errors are values: a body that is not JSON, or an object without kind/name, yields an error
+// string, never an exception to the caller.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "ingest/ingest_profile.hpp"
+#include "util/json.hpp"
+
+namespace sextant {
+
+struct decoded_list {
+  std::string api_version;  // of the list: "kueue.x-k8s.io/v1beta2"
+  std::string kind;         // "WorkloadList"
+  std::string resource_version;
+  std::string continue_token;
+  std::optional<std::int64_t> remaining_item_count;
+  std::vector<json> items;  // each with apiVersion and kind filled in
+  std::vector<std::string> item_errors;  // items that could not be read, by index
+};
+
+struct decoded_watch_event {
+  std::string type;  // ADDED, MODIFIED, DELETED, BOOKMARK, ERROR
+  json object;       // the object, or the Status of an ERROR event
+};
+
+template <typename T>
+struct decode_result {
+  std::optional<T> value;
+  std::string error;  // set when value is empty
+  bool ok() const { return value.has_value(); }
+};
+
+class json_decoder {
+ public:
+  explicit json_decoder(const ingest_profiles& profiles) : profiles_(profiles) {}
+
+  // One object. With `item_type` the kind's mask applies while parsing; without, the kind is
+  // read from the object and the profile is applied after.
+  decode_result<json> decode_object(std::string_view text, const kind_key* item_type = nullptr);
+
+  // Any JSON value, kept whole but for managedFields and last-applied-configuration: for
+  // callers that apply profiles themselves (the snapshot loader).
+  decode_result<json> decode_untyped(std::string_view text);
+
+  // A `*List` body. `item_api_version`/`item_kind` fill items that omit them (typed lists from
+  // the API server do); when `item_kind` is empty each item's own kind decides its profile.
+  decode_result<decoded_list> decode_list(std::string_view text, std::string_view item_api_version = {},
+                                          std::string_view item_kind = {});
+
+  // One line of a watch stream.
+  decode_result<decoded_watch_event> decode_watch_event(std::string_view line, const kind_key& item_type);
+
+ private:
+  simdjson::padded_string_view pad(std::string_view text);
+
+  const ingest_profiles& profiles_;
+  simdjson::ondemand::parser parser_;
+  std::string buffer_;  // input copied here with simdjson's padding
+};
+
+}  // namespace sextant

@@ -1,0 +1,66 @@
+#pragma once
+// Keeps the current problems: rule findings that have held past their category's threshold.
+//
+// A rule says "this condition holds since T" (T from the object when it tells, else when the
+// daemon first saw the finding). The engine applies the threshold against the clock, keeps
+// what is current, and tells the caller when the next pending finding will cross its
+// threshold, so one timer on the event loop suffices. Categories that are off are not
+// evaluated at all. Owned by the event loop; not thread-safe.
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "sections/section.hpp"
+#include "util/time.hpp"
+
+namespace sextant {
+
+struct problem {
+  std::string category;
+  kind_key type;
+  std::string api_version;
+  std::string namespace_;  // empty for cluster-scoped objects
+  std::string name;
+  std::string uid;
+  std::string finding_id;
+  time_point since;
+  std::string message;
+  json path;  // string or null
+
+  json to_json() const;
+};
+
+class problem_engine {
+ public:
+  problem_engine(std::vector<problem_category> categories, std::vector<problem_rule> rules);
+
+  const std::vector<problem_category>& categories() const { return categories_; }
+  bool has_category(const std::string& id) const;
+  bool enabled(const std::string& category) const;
+  void set_enabled(const std::string& category, bool on);
+
+  // Re-evaluates every rule of every enabled category against the store at `context.now`.
+  // Returns when the next pending finding will cross its threshold, if any.
+  std::optional<time_point> evaluate(const view_context& context);
+
+  // Current problems, ordered by category, namespace, name; `category` narrows.
+  std::vector<problem> current(const std::optional<std::string>& category = std::nullopt) const;
+  std::vector<problem> for_object(const kind_key& type, const std::string& namespace_, const std::string& name) const;
+  std::size_t evaluations() const { return evaluations_; }
+
+ private:
+  // (category, rule index, object uid or key, finding id)
+  using finding_key = std::tuple<std::string, std::size_t, std::string, std::string>;
+
+  std::vector<problem_category> categories_;
+  std::vector<problem_rule> rules_;
+  std::set<std::string> enabled_;
+  std::map<finding_key, time_point> first_seen_;
+  std::vector<problem> current_;
+  std::size_t evaluations_ = 0;
+};
+
+}  // namespace sextant

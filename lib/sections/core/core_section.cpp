@@ -1,0 +1,60 @@
+#include "sections/core/core_section.hpp"
+
+namespace sextant::core {
+
+void pod_summary(const cached_object& pod, const view_context& context, json& summary);
+void pod_details(const cached_object& pod, const view_context& context, details_view& view);
+void node_details(const cached_object& node, const view_context& context, details_view& view);
+void job_details(const cached_object& job, const view_context& context, details_view& view);
+
+section make_section() {
+  section s;
+  s.id = "core";
+  s.title = "Core";
+  s.group = "";
+  s.always_listed = true;
+  s.version_preference = {"v1"};
+
+  resource_def pods;
+  pods.id = "pods";
+  pods.title = "Pods";
+  pods.type = pod_kind;
+  pods.plural = "pods";
+  pods.state = pod_state;
+  pods.summarize = pod_summary;
+  pods.details = pod_details;
+  // Pods are the most numerous kind: keep what views read, not the whole spec.
+  pods.profile = ingest_profile::keeping({"spec.nodeName", "spec.schedulingGates", "spec.resourceClaims",
+                                          "spec.containers.name", "spec.containers.resources",
+                                          "spec.initContainers.name", "spec.initContainers.resources",
+                                          "spec.priorityClassName", "status"});
+  pods.profile->indexed_labels = {"batch.kubernetes.io/job-name", "jobset.sigs.k8s.io/jobset-name",
+                                  "ray.io/cluster"};
+  s.resources.push_back(std::move(pods));
+
+  resource_def nodes;
+  nodes.id = "nodes";
+  nodes.title = "Nodes";
+  nodes.type = node_kind;
+  nodes.plural = "nodes";
+  nodes.namespaced = false;
+  nodes.state = node_state;
+  nodes.details = node_details;
+  nodes.profile = ingest_profile::keeping({"spec.unschedulable", "spec.taints", "status.capacity",
+                                           "status.allocatable", "status.conditions", "status.nodeInfo"});
+  s.resources.push_back(std::move(nodes));
+
+  resource_def jobs;
+  jobs.id = "jobs";
+  jobs.title = "Jobs";
+  jobs.type = job_kind;
+  jobs.plural = "jobs";
+  jobs.state = job_state;
+  jobs.details = job_details;
+  jobs.profile = ingest_profile::keeping({"spec.suspend", "spec.completions", "spec.parallelism",
+                                          "spec.backoffLimit", "status"});
+  s.resources.push_back(std::move(jobs));
+  return s;
+}
+
+}  // namespace sextant::core

@@ -1,0 +1,28 @@
+#include "sections/section.hpp"
+
+namespace sextant {
+
+json view_context::path_json(const kind_key& type, const std::string& namespace_, const std::string& name) const {
+  if (!path_for) {
+    return nullptr;
+  }
+  auto path = path_for(type, namespace_, name);
+  return path ? json(*path) : json(nullptr);
+}
+
+void details_view::link(const view_context& context, std::string rel, const std::string& api_version,
+                        const std::string& kind, const std::string& namespace_, const std::string& name) {
+  kind_key type{std::string(group_of(api_version)), kind};
+  links.push_back(json{{"rel", std::move(rel)},
+                       {"apiVersion", api_version},
+                       {"kind", kind},
+                       {"namespace", namespace_.empty() ? json(nullptr) : json(namespace_)},
+                       {"name", name},
+                       {"path", context.path_json(type, namespace_, name)}});
+}
+
+void details_view::link(const view_context& context, std::string rel, const cached_object& object) {
+  link(context, std::move(rel), object.api_version, object.type.kind, object.namespace_, object.name);
+}
+
+}  // namespace sextant

@@ -1,0 +1,123 @@
+#pragma once
+// The contract between the daemon and one operator's section.
+//
+// A section is plain data plus pure functions: it declares its resources, how each is cached,
+// how an object's state reads, what its details show, and which problems it can have. It never
+// reads a clock, the network or global state: everything comes in through `view_context`.
+// Adding an operator = a folder under lib/sections/ exposing `make_section()` + one line in
+// registry.cpp.
+#include <chrono>
+#include <functional>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ingest/ingest_profile.hpp"
+#include "sections/view_context.hpp"
+#include "store/object.hpp"
+#include "util/json.hpp"
+
+namespace sextant {
+
+struct object_state {
+  std::string label;    // one of the words api.md fixes for the kind
+  std::string reason;   // the operator's own reason, when it gave one
+  std::string message;  // plain words, or the operator's message as written
+};
+
+// What a details answer holds beyond the summary: blocks, links and notes.
+struct details_view {
+  json blocks = json::object();
+  json links = json::array();
+  json notes = json::array();
+
+  // Adds a link; `path` is filled from the context (null for kinds the API does not serve).
+  void link(const view_context& context, std::string rel, const std::string& api_version,
+            const std::string& kind, const std::string& namespace_, const std::string& name);
+  void link(const view_context& context, std::string rel, const cached_object& object);
+  void note(std::string sentence) { notes.push_back(std::move(sentence)); }
+};
+
+// A computed page's items (`devices`, `gpunodes`).
+struct computed_list {
+  json items = json::array();
+  bool incomplete = false;
+  std::string incomplete_reason;
+};
+
+struct resource_def {
+  std::string id;     // the route segment: "workloads"
+  std::string title;  // "Workloads"
+  kind_key type;      // empty kind for computed pages
+  std::string plural; // the API's resource name (for watches): usually the id
+  bool namespaced = true;
+
+  std::function<object_state(const cached_object&, const view_context&)> state;
+  // Optional: fields added to the summary (and so to details too).
+  std::function<void(const cached_object&, const view_context&, json& summary)> summarize;
+  // Optional: the details' own blocks, links and notes.
+  std::function<void(const cached_object&, const view_context&, details_view&)> details;
+  // For computed pages only: every item.
+  std::function<computed_list(const view_context&)> list_computed;
+
+  // How the kind is cached and watched.
+  std::optional<ingest_profile> profile;
+  std::size_t cap = 0;             // most objects read (0: no cap); past it the list is incomplete
+  std::string label_selector;      // watch only objects with this selector ("a=b")
+  std::string demand_category;     // watched only while this problem category is on or details ask
+};
+
+// A problem rule's finding on one object: "this condition holds since T".
+struct finding {
+  std::string id;                      // stable within the rule: "inadmissible"
+  std::optional<time_point> since;     // from the object when it tells; else first seen
+  std::chrono::seconds threshold{0};   // how long it must hold before it is a problem
+  std::string message;
+};
+
+struct problem_rule {
+  std::string category;
+  kind_key type;
+  std::function<std::vector<finding>(const cached_object&, const view_context&)> evaluate;
+};
+
+struct problem_category {
+  std::string id;
+  std::string title;
+  bool enabled_by_default = true;
+};
+
+// Adds a block to the details of another section's kind (DRA adds claims to Pods).
+struct details_extension {
+  kind_key type;
+  std::function<void(const cached_object&, const view_context&, details_view&)> extend;
+};
+
+// An answer from a section's own route (`/api/v1/kueue/queue/...`).
+struct route_answer {
+  int status = 200;
+  json body;
+  std::string reason;  // for errors: NotFound, NoQueueSection, ...
+};
+
+struct section_route {
+  std::string segment;  // the segment after the section id: "queue"
+  std::function<route_answer(std::span<const std::string> rest, const view_context&)> handle;
+};
+
+struct section {
+  std::string id;
+  std::string title;
+  std::string group;
+  bool always_listed = false;               // `core`
+  std::vector<std::string> version_preference;  // read this version first when served
+  std::vector<resource_def> resources;
+  std::vector<problem_category> categories;
+  std::vector<problem_rule> rules;
+  std::vector<details_extension> extensions;
+  std::vector<section_route> routes;
+};
+
+}  // namespace sextant

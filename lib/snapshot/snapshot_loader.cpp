@@ -1,0 +1,289 @@
+#include "snapshot/snapshot_loader.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include <simdjson.h>
+#include <yaml-cpp/yaml.h>
+
+#include "ingest/json_decoder.hpp"
+#include "snapshot/yaml_to_json.hpp"
+
+namespace sextant {
+namespace {
+
+int line_at(const std::string& text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+}
+
+// `kubectl cluster-info dump` writes pod logs between its JSON lists, each block framed by
+// "==== START logs for ..." and "==== END logs for ..." lines. Blank them out (keeping the
+// newlines, so line numbers still match the file) so the JSON around them parses.
+std::string without_dump_logs(const std::string& text) {
+  if (text.find("==== START logs for") == std::string::npos) {
+    return text;
+  }
+  std::string out = text;
+  std::size_t pos = 0;
+  while ((pos = out.find("==== START logs for", pos)) != std::string::npos) {
+    std::size_t end = out.find("==== END logs for", pos);
+    end = end == std::string::npos ? out.size() : out.find('\n', end);
+    if (end == std::string::npos) {
+      end = out.size();
+    }
+    for (std::size_t i = pos; i < end; ++i) {
+      if (out[i] != '\n') {
+        out[i] = ' ';
+      }
+    }
+    pos = end;
+  }
+  return out;
+}
+
+bool numeric_newer(const std::string& a, const std::string& b) {
+  // resourceVersions are opaque, but etcd's are integers: compare them as such when both are.
+  auto digits = [](const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (!digits(a) || !digits(b)) {
+    return false;
+  }
+  return a.size() != b.size() ? a.size() > b.size() : a > b;
+}
+
+}  // namespace
+
+std::string snapshot_report::summary() const {
+  std::ostringstream out;
+  out << "loaded " << objects_loaded << " object" << (objects_loaded == 1 ? "" : "s") << " from " << files_read
+      << " file" << (files_read == 1 ? "" : "s");
+  if (!objects_by_kind.empty()) {
+    out << " (";
+    bool first = true;
+    for (const auto& [kind, count] : objects_by_kind) {
+      out << (first ? "" : ", ") << count << ' ' << kind;
+      first = false;
+    }
+    out << ')';
+  }
+  if (files_skipped > 0) {
+    out << "; " << files_skipped << " file" << (files_skipped == 1 ? "" : "s") << " skipped";
+  }
+  std::size_t bad_objects = errors.size() >= files_skipped ? errors.size() - files_skipped : 0;
+  if (bad_objects > 0) {
+    out << "; " << bad_objects << " object" << (bad_objects == 1 ? "" : "s") << " skipped";
+  }
+  return out.str();
+}
+
+snapshot_report snapshot_loader::load(const std::filesystem::path& root) {
+  snapshot_report report;
+  std::vector<std::filesystem::path> files;
+  std::error_code error;
+  if (std::filesystem::is_regular_file(root, error)) {
+    files.push_back(root);
+  } else if (std::filesystem::is_directory(root, error)) {
+    for (auto it = std::filesystem::recursive_directory_iterator(
+             root, std::filesystem::directory_options::skip_permission_denied, error);
+         !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+      if (!it->is_regular_file()) {
+        continue;
+      }
+      auto extension = it->path().extension().string();
+      if (extension == ".yaml" || extension == ".yml" || extension == ".json") {
+        files.push_back(it->path());
+      }
+    }
+  } else {
+    report.errors.push_back({root.string(), 0, "no such file or directory"});
+    return report;
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+      report.errors.push_back({file.string(), 0, "cannot be read"});
+      ++report.files_skipped;
+      continue;
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    load_text(file.string(), buffer.str(), file.extension() == ".json", report);
+  }
+  return report;
+}
+
+void snapshot_loader::load_text(const std::string& path, const std::string& text, bool is_json,
+                                snapshot_report& report) {
+  std::size_t errors_before = report.errors.size();
+  if (is_json) {
+    load_json(path, text, report);
+  } else {
+    load_yaml(path, text, report);
+  }
+  bool file_failed = report.errors.size() > errors_before && report.errors.back().path == path &&
+                     report.errors.back().message.starts_with("cannot parse");
+  if (file_failed) {
+    ++report.files_skipped;
+  } else {
+    ++report.files_read;
+  }
+}
+
+void snapshot_loader::load_yaml(const std::string& path, const std::string& text, snapshot_report& report) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::Exception& error) {
+    report.errors.push_back({path, error.mark.line + 1, "cannot parse YAML: " + error.msg});
+    return;
+  }
+  for (const YAML::Node& document : documents) {
+    if (!document.IsDefined() || document.IsNull()) {
+      continue;  // an empty document between "---" lines
+    }
+    int line = document.Mark().line + 1;
+    try {
+      add_document(yaml_to_json(document), path, line, report);
+    } catch (const std::exception& error) {
+      report.errors.push_back({path, line, std::string("cannot read document: ") + error.what()});
+    }
+  }
+}
+
+void snapshot_loader::load_json(const std::string& path, const std::string& raw, snapshot_report& report) {
+  const std::string text = without_dump_logs(raw);
+  // simdjson finds where each top-level value starts and ends (a dump concatenates several);
+  // each is decoded on its own, so the values before a broken one still load.
+  simdjson::ondemand::parser splitter;
+  simdjson::padded_string padded(text);
+  json_decoder decoder(profiles_);
+  auto report_error_at = [&](std::size_t offset, std::string_view source) {
+    // nlohmann tells the byte where the value breaks; simdjson only that it does.
+    std::size_t at = offset;
+    std::string detail = "not valid JSON";
+    try {
+      json ignored = json::parse(source);
+      ignored.clear();
+    } catch (const json::parse_error& error) {
+      at = offset + (error.byte > 0 ? error.byte - 1 : 0);
+      detail = error.what();
+    }
+    report.errors.push_back({path, line_at(text, at), "cannot parse JSON: " + detail});
+  };
+  try {
+    auto stream = splitter.iterate_many(padded, std::max<std::size_t>(text.size() + 64, 1 << 20)).value();
+    std::size_t documents = 0;
+    for (auto it = stream.begin(); it != stream.end(); ++it) {
+      std::size_t offset = it.current_index();
+      std::string_view source = it.source();
+      auto decoded = decoder.decode_untyped(source);
+      if (!decoded.ok()) {
+        report_error_at(offset, source);
+        return;
+      }
+      ++documents;
+      add_document(std::move(*decoded.value), path, line_at(text, offset), report);
+    }
+    if (stream.truncated_bytes() > 0) {
+      std::size_t offset = text.size() - stream.truncated_bytes();
+      report_error_at(offset, std::string_view(text).substr(offset));
+      return;
+    }
+    if (documents == 0 && text.find_first_not_of(" \t\r\n") != std::string::npos) {
+      report_error_at(0, text);
+    }
+  } catch (const simdjson::simdjson_error&) {
+    report_error_at(0, text);
+  }
+}
+
+void snapshot_loader::add_document(json document, const std::string& path, int line, snapshot_report& report) {
+  if (!document.is_object()) {
+    report.errors.push_back({path, line, "not a Kubernetes object (a mapping with apiVersion and kind)"});
+    return;
+  }
+  const std::string kind = string_or(document, {"kind"});
+  auto items = document.find("items");
+  if (kind.ends_with("List") && items != document.end()) {
+    if (items->is_null()) {
+      return;
+    }
+    if (!items->is_array()) {
+      report.errors.push_back({path, line, kind + ": items is not a list"});
+      return;
+    }
+    const std::string list_api_version = string_or(document, {"apiVersion"});
+    const std::string item_kind = kind != "List" ? kind.substr(0, kind.size() - 4) : std::string();
+    for (json& item : *items) {
+      if (item.is_object()) {
+        if (!item.contains("apiVersion") && !list_api_version.empty()) {
+          item["apiVersion"] = list_api_version;
+        }
+        if (!item.contains("kind") && !item_kind.empty()) {
+          item["kind"] = item_kind;
+        }
+      }
+      add_object(std::move(item), path, line, report);
+    }
+    return;
+  }
+  add_object(std::move(document), path, line, report);
+}
+
+void snapshot_loader::add_object(json object, const std::string& path, int line, snapshot_report& report) {
+  kind_key type{std::string(group_of(string_or(object, {"apiVersion"}))), string_or(object, {"kind"})};
+  apply_profile(object, profiles_.for_kind(type));
+  std::string error;
+  object_ptr cached = make_object(std::move(object), now_, &error);
+  if (!cached) {
+    std::string what = type.kind.empty() ? "an object" : type.kind;
+    report.errors.push_back({path, line, what + " skipped: " + error});
+    return;
+  }
+  const std::string identity = cached->type.to_string() + " " + cached->key();
+  if (auto earlier = store_.get(cached->type, cached->namespace_, cached->name)) {
+    const std::string& earlier_path = origin_[identity];
+    if (numeric_newer(earlier->resource_version, cached->resource_version)) {
+      report.warnings.push_back({path, line,
+                                 "duplicate " + identity + " (also in " + earlier_path +
+                                     "); keeping the one there, its resourceVersion is newer"});
+      return;
+    }
+    report.warnings.push_back({path, line, "duplicate " + identity + " (also in " + earlier_path + "); keeping this one"});
+  } else {
+    ++report.objects_loaded;
+    ++report.objects_by_kind[cached->type.to_string()];
+  }
+  origin_[identity] = path;
+  if (cached->type == kind_key{"apiextensions.k8s.io", "CustomResourceDefinition"}) {
+    register_crd(cached->body);
+  }
+  if (!served_.serves(cached->type)) {
+    served_.add(served_kind{cached->type, {}, !cached->namespace_.empty(),
+                            {std::string(version_of(cached->api_version))}});
+  } else {
+    served_.add(served_kind{cached->type, {}, true, {std::string(version_of(cached->api_version))}});
+  }
+  store_.upsert(std::move(cached));
+}
+
+void snapshot_loader::register_crd(const json& crd) {
+  served_kind kind;
+  kind.type = kind_key{string_or(crd, {"spec", "group"}), string_or(crd, {"spec", "names", "kind"})};
+  kind.plural = string_or(crd, {"spec", "names", "plural"});
+  kind.namespaced = string_or(crd, {"spec", "scope"}, "Namespaced") == "Namespaced";
+  for (const json& version : array_or_empty(crd, {"spec", "versions"})) {
+    if (get_bool(version, {"served"}).value_or(true)) {
+      kind.versions.push_back(string_or(version, {"name"}));
+    }
+  }
+  if (!kind.type.kind.empty()) {
+    served_.add(std::move(kind));
+  }
+}
+
+}  // namespace sextant

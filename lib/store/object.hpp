@@ -1,0 +1,51 @@
+#pragma once
+// One cached Kubernetes object: its (pruned) body and the identity fields every index reads.
+//
+// Objects are immutable once cached and shared by pointer: a list or a view holds them without
+// copying, and an update replaces the pointer. The store is indifferent to API version: the
+// interpreters read fields, so `api_version` is kept only to report it.
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "util/json.hpp"
+#include "util/time.hpp"
+
+namespace sextant {
+
+// A kind, independent of its version: "kueue.x-k8s.io" + "Workload". The core group is "".
+struct kind_key {
+  std::string group;
+  std::string kind;
+
+  auto operator<=>(const kind_key&) const = default;
+  std::string to_string() const { return group.empty() ? kind : kind + "." + group; }
+};
+
+struct cached_object {
+  json body;
+  kind_key type;
+  std::string api_version;
+  std::string namespace_;
+  std::string name;
+  std::string uid;
+  std::string resource_version;
+  // When this daemon first saw an object with this uid: the fallback `since` of problems.
+  time_point first_seen;
+
+  // "namespace/name", or "name" for cluster-scoped objects: the key inside one kind.
+  std::string key() const { return namespace_.empty() ? name : namespace_ + "/" + name; }
+};
+
+using object_ptr = std::shared_ptr<const cached_object>;
+
+// The group of an apiVersion: "apps/v1" -> "apps", "v1" -> "".
+std::string_view group_of(std::string_view api_version);
+// The version of an apiVersion: "apps/v1" -> "v1".
+std::string_view version_of(std::string_view api_version);
+
+// Builds a cached object from a decoded body; fills the identity fields from it. Returns null
+// with `error` set when the body lacks what every object must have (kind, apiVersion, name).
+object_ptr make_object(json body, time_point first_seen, std::string* error);
+
+}  // namespace sextant

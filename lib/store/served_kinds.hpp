@@ -1,0 +1,38 @@
+#pragma once
+// What the cluster serves: the daemon's view of discovery.
+//
+// Live, it is filled from the API server's discovery documents; in snapshot mode, from the
+// objects and CustomResourceDefinitions in the snapshot. Sections are listed from it.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/object.hpp"
+
+namespace sextant {
+
+struct served_kind {
+  kind_key type;
+  std::string plural;               // "workloads"
+  bool namespaced = true;
+  std::vector<std::string> versions;  // served versions, the server's preferred first
+};
+
+class served_kinds {
+ public:
+  // Adds a kind or merges versions into the one already known.
+  void add(served_kind kind);
+  void remove(const kind_key& type);
+  void clear() { kinds_.clear(); }
+  bool serves(const kind_key& type) const { return kinds_.contains(type); }
+  const served_kind* find(const kind_key& type) const;
+  // Every served version of a group, in the order first seen.
+  std::vector<std::string> group_versions(const std::string& group) const;
+  std::vector<served_kind> all() const;
+
+ private:
+  std::map<kind_key, served_kind> kinds_;
+};
+
+}  // namespace sextant

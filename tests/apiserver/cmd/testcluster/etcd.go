@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/server/v3/embed"
+	"go.etcd.io/etcd/server/v3/etcdserver/api/v3client"
+)
+
+type etcdServer struct {
+	e         *embed.Etcd
+	client    *clientv3.Client
+	clientURL string
+}
+
+// startEtcd runs an embedded single-member etcd on two free loopback ports,
+// data in dataDir, log in logFile. fsync is off: this is a test store.
+func startEtcd(dataDir, logFile string) (*etcdServer, error) {
+	clientPort, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	peerPort, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	cu, _ := url.Parse(fmt.Sprintf("http://127.0.0.1:%d", clientPort))
+	pu, _ := url.Parse(fmt.Sprintf("http://127.0.0.1:%d", peerPort))
+
+	cfg := embed.NewConfig()
+	cfg.Name = "testcluster"
+	cfg.Dir = dataDir
+	cfg.ListenClientUrls = []url.URL{*cu}
+	cfg.AdvertiseClientUrls = []url.URL{*cu}
+	cfg.ListenPeerUrls = []url.URL{*pu}
+	cfg.AdvertisePeerUrls = []url.URL{*pu}
+	cfg.InitialCluster = cfg.InitialClusterFromName(cfg.Name)
+	cfg.UnsafeNoFsync = true
+	cfg.LogLevel = "warn"
+	cfg.LogOutputs = []string{filepath.Clean(logFile)}
+
+	e, err := embed.StartEtcd(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("etcd: %w (log: %s)", err, logFile)
+	}
+	select {
+	case <-e.Server.ReadyNotify():
+	case err := <-e.Err():
+		e.Close()
+		return nil, fmt.Errorf("etcd: %w (log: %s)", err, logFile)
+	case <-time.After(60 * time.Second):
+		e.Server.Stop()
+		e.Close()
+		return nil, fmt.Errorf("etcd: not ready after 60s (log: %s)", logFile)
+	}
+	return &etcdServer{e: e, client: v3client.New(e.Server), clientURL: cu.String()}, nil
+}
+
+// compact compacts the whole keyspace at the current revision and waits
+// until the compaction is applied to the backend.
+func (s *etcdServer) compact(ctx context.Context) (int64, error) {
+	resp, err := s.client.Get(ctx, "/", clientv3.WithCountOnly())
+	if err != nil {
+		return 0, err
+	}
+	rev := resp.Header.Revision
+	if _, err := s.client.Compact(ctx, rev, clientv3.WithCompactPhysical()); err != nil {
+		return 0, err
+	}
+	return rev, nil
+}
+
+func (s *etcdServer) stop() {
+	s.client.Close()
+	s.e.Close()
+}
