@@ -67,6 +67,9 @@ struct resource_def {
   std::size_t cap = 0;             // most objects read (0: no cap); past it the list is incomplete
   std::string label_selector;      // watch only objects with this selector ("a=b")
   std::string demand_category;     // watched only while this problem category is on or details ask
+  // Kinds watched on demand that this resource's details read (a Cluster Queue's waiting list
+  // reads Workloads): asking for the details asks for them.
+  std::vector<kind_key> details_need;
 };
 
 // A problem rule's finding on one object: "this condition holds since T".

@@ -1,0 +1,44 @@
+#pragma once
+// A request and an answer as the API layer sees them, independent of the HTTP library: the
+// router is a function from one to the other, so it is tested without sockets.
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "util/json.hpp"
+
+namespace sextant {
+
+struct api_request {
+  std::string method;  // "GET", "HEAD", "PUT", ...
+  std::string target;  // path and query, as sent: "/api/v1/problems?category=dra"
+  std::string if_none_match;
+  std::string body;
+};
+
+struct api_response {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;  // ETag, Allow, ...
+  std::string route;  // the route template, for metrics: "/api/v1/{section}/{resource}"
+};
+
+// The error envelope every non-2xx answer carries.
+api_response error_response(int status, const std::string& reason, const std::string& message);
+api_response json_response(const json& body, int status = 200);
+
+// Splits a target into path segments (percent-decoded) and query parameters.
+struct parsed_target {
+  std::vector<std::string> segments;
+  std::map<std::string, std::string> query;
+  std::string error;  // set when the target is malformed
+};
+parsed_target parse_target(const std::string& target);
+
+// A strong ETag of a body, and whether an If-None-Match header matches it.
+std::string etag_of(const std::string& body);
+bool etag_matches(const std::string& if_none_match, const std::string& etag);
+
+}  // namespace sextant

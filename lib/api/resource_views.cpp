@@ -1,0 +1,107 @@
+#include "api/resource_views.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace sextant {
+namespace {
+
+json or_null(const std::string& text) { return text.empty() ? json(nullptr) : json(text); }
+
+object_state safe_state(const resource_def& resource, const cached_object& object, const view_context& context) {
+  if (!resource.state) {
+    return {"Unknown", "", ""};
+  }
+  try {
+    return resource.state(object, context);
+  } catch (const std::exception& error) {
+    spdlog::error("interpreting {} {}: {}", object.type.to_string(), object.key(), error.what());
+    return {"Unknown", "InterpreterFailed", std::string("This object could not be interpreted: ") + error.what()};
+  }
+}
+
+}  // namespace
+
+json object_summary(const daemon_state&, const section&, const resource_def& resource, const cached_object& object,
+                    const view_context& context) {
+  object_state state = safe_state(resource, object, context);
+  json summary = {{"apiVersion", object.api_version},
+                  {"kind", object.type.kind},
+                  {"namespace", or_null(object.namespace_)},
+                  {"name", object.name},
+                  {"uid", or_null(object.uid)},
+                  {"created", or_null(string_or(object.body, {"metadata", "creationTimestamp"}))},
+                  {"state", {{"label", state.label}, {"reason", or_null(state.reason)}, {"message", or_null(state.message)}}},
+                  {"path", context.path_json(object.type, object.namespace_, object.name)}};
+  if (resource.summarize) {
+    try {
+      resource.summarize(object, context, summary);
+    } catch (const std::exception& error) {
+      spdlog::error("summarising {} {}: {}", object.type.to_string(), object.key(), error.what());
+    }
+  }
+  return summary;
+}
+
+json object_details(const daemon_state& state, const section& owner, const resource_def& resource,
+                    const cached_object& object, const view_context& context) {
+  json details = object_summary(state, owner, resource, object, context);
+  details_view view;
+  auto run = [&](const auto& extend, const char* what) {
+    try {
+      extend(object, context, view);
+    } catch (const std::exception& error) {
+      spdlog::error("{} for {} {}: {}", what, object.type.to_string(), object.key(), error.what());
+      view.note(std::string("Part of these details could not be read: ") + error.what());
+    }
+  };
+  if (resource.details) {
+    run(resource.details, "details");
+  }
+  for (const section& s : state.catalog.sections()) {
+    for (const details_extension& extension : s.extensions) {
+      if (extension.type == object.type && extension.extend) {
+        run(extension.extend, s.id.c_str());
+      }
+    }
+  }
+  for (auto& [key, block] : view.blocks.items()) {
+    details[key] = std::move(block);
+  }
+  details["links"] = std::move(view.links);
+  details["notes"] = std::move(view.notes);
+  json problems = json::array();
+  for (const problem& p : state.problems.for_object(object.type, object.namespace_, object.name)) {
+    problems.push_back(p.to_json());
+  }
+  details["problems"] = std::move(problems);
+  return details;
+}
+
+json resource_list(const daemon_state& state, const section& owner, const resource_def& resource,
+                   const std::optional<std::string>& namespace_, const view_context& context) {
+  if (resource.list_computed) {
+    computed_list computed = resource.list_computed(context);
+    json items = json::array();
+    for (json& item : computed.items) {
+      if (namespace_ && item.is_object() && string_or(item, {"namespace"}) != *namespace_) {
+        continue;
+      }
+      items.push_back(std::move(item));
+    }
+    return {{"items", std::move(items)},
+            {"incomplete", computed.incomplete},
+            {"incompleteReason", or_null(computed.incomplete_reason)}};
+  }
+  json items = json::array();
+  for (const object_ptr& object : state.store.list(resource.type, namespace_)) {
+    items.push_back(object_summary(state, owner, resource, *object, context));
+  }
+  list_completeness completeness = state.store.completeness(resource.type);
+  std::string reason;
+  if (!completeness.complete()) {
+    reason = completeness.reason.empty() ? "the list has not been read in full yet" : completeness.reason;
+  }
+  return {{"items", std::move(items)}, {"incomplete", !completeness.complete()}, {"incompleteReason", or_null(reason)}};
+}
+
+}  // namespace sextant

@@ -1,0 +1,202 @@
+#include "app/app.hpp"
+
+#include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
+
+#include "api/api_router.hpp"
+#include "sections/registry.hpp"
+#include "snapshot/snapshot_loader.hpp"
+
+namespace sextant {
+namespace asio = boost::asio;
+
+namespace {
+
+// Changes arrive in bursts (a relist, a snapshot): evaluate once after the burst.
+constexpr auto evaluation_debounce = std::chrono::milliseconds(200);
+
+std::pair<std::string, unsigned short> split_listen(const std::string& listen) {
+  auto colon = listen.rfind(':');
+  std::string host = listen.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  if (host == "localhost") {
+    host = "127.0.0.1";
+  }
+  return {host, static_cast<unsigned short>(std::stoi(listen.substr(colon + 1)))};
+}
+
+}  // namespace
+
+app::app(asio::io_context& io, daemon_config config)
+    : io_(io), config_(std::move(config)), signals_(io, SIGINT, SIGTERM), debounce_timer_(io), due_timer_(io) {
+  if (config_.now) {
+    clock_ = std::make_unique<fixed_clock>(*config_.now);
+  } else {
+    clock_ = std::make_unique<wall_clock>();
+  }
+  state_ = std::make_unique<daemon_state>(all_sections(), *clock_);
+}
+
+app::~app() = default;
+
+void app::start() {
+  load_settings();
+  register_metrics();
+  state_->store.add_listener([this](const object_store::change&) { schedule_problem_evaluation(); });
+  state_->on_settings_changed = [this] { schedule_problem_evaluation(); };
+  if (!config_.snapshot.empty()) {
+    load_snapshot();
+  } else {
+    start_live();
+  }
+  auto [host, port] = split_listen(config_.listen);
+  http_server_options options{host, port, config_.max_connections, config_.max_request_bytes,
+                              config_.idle_timeout_seconds, config_.shutdown_grace_seconds};
+  server_ = std::make_unique<http_server>(io_, options, [this](const api_request& request) {
+    return api_router(*state_).handle(request);
+  });
+  server_->start();
+  spdlog::info("serving the API on {}:{}", host, server_->port());
+  signals_.async_wait([this](const boost::system::error_code& ec, int signal) {
+    if (!ec) {
+      spdlog::info("signal {} received: stopping", signal);
+      shutdown();
+    }
+  });
+  evaluate_problems_now();
+}
+
+int app::run() {
+  io_.run();
+  return 0;
+}
+
+void app::load_settings() {
+  if (config_.settings_file.empty()) {
+    return;
+  }
+  state_->settings_file.emplace(config_.settings_file);
+  settings_load_result loaded = state_->settings_file->load();
+  if (!loaded.error.empty()) {
+    // Keep the defaults and leave the file alone: someone may want to fix it by hand.
+    spdlog::error("problem settings not loaded, using defaults: {}", loaded.error);
+    return;
+  }
+  for (const auto& [id, on] : loaded.enabled) {
+    if (!state_->problems.has_category(id)) {
+      spdlog::warn("{}: unknown problem category \"{}\" ignored", config_.settings_file, id);
+      continue;
+    }
+    state_->problems.set_enabled(id, on);
+  }
+}
+
+void app::load_snapshot() {
+  std::error_code error;
+  if (!std::filesystem::exists(config_.snapshot, error)) {
+    throw std::runtime_error("--snapshot " + config_.snapshot + ": no such file or directory");
+  }
+  snapshot_loader loader(state_->store, state_->served, state_->profiles, clock_->now());
+  snapshot_report report = loader.load(config_.snapshot);
+  for (const load_problem& problem : report.errors) {
+    spdlog::error("{}:{}: {}", problem.path, problem.line, problem.message);
+  }
+  for (const load_problem& warning : report.warnings) {
+    spdlog::warn("{}:{}: {}", warning.path, warning.line, warning.message);
+  }
+  spdlog::info("snapshot {}: {}", config_.snapshot, report.summary());
+  state_->mark_all_lists_complete();
+}
+
+void app::start_live() {
+  throw std::runtime_error(
+      "this build serves snapshots only (--snapshot DIR); live cluster support is not wired in yet");
+}
+
+void app::schedule_problem_evaluation() {
+  if (evaluation_pending_ || stopping_) {
+    return;
+  }
+  evaluation_pending_ = true;
+  debounce_timer_.expires_after(evaluation_debounce);
+  debounce_timer_.async_wait([this](const boost::system::error_code& ec) {
+    evaluation_pending_ = false;
+    if (!ec) {
+      evaluate_problems_now();
+    }
+  });
+}
+
+void app::evaluate_problems_now() {
+  if (stopping_) {
+    return;
+  }
+  std::optional<time_point> next_due = state_->evaluate_problems();
+  due_timer_.cancel();
+  if (!next_due) {
+    return;
+  }
+  // Wall time to steady time: the wait is how far the due time is from now.
+  auto wait = *next_due - clock_->now();
+  if (wait < std::chrono::seconds(0)) {
+    wait = std::chrono::seconds(0);
+  }
+  if (config_.now) {
+    return;  // a fixed clock never reaches a later time
+  }
+  due_timer_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(wait) +
+                           std::chrono::milliseconds(10));
+  due_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec) {
+      evaluate_problems_now();
+    }
+  });
+}
+
+void app::register_metrics() {
+  metrics_registry& metrics = state_->metrics;
+  metrics.describe("sextant_problems", metrics_registry::metric_type::gauge, "Current problems per category.");
+  metrics.describe("sextant_problem", metrics_registry::metric_type::gauge, "One series per current problem.");
+  metrics.describe("sextant_cached_objects", metrics_registry::metric_type::gauge, "Objects cached per kind.");
+  metrics.describe("sextant_http_requests_total", metrics_registry::metric_type::counter,
+                   "HTTP requests answered, by route and status code.");
+  metrics.describe("sextant_problem_evaluations_total", metrics_registry::metric_type::counter,
+                   "Times the problem rules were evaluated.");
+  metrics.add_collector([this](metrics_registry& m) {
+    m.clear("sextant_problems");
+    m.clear("sextant_problem");
+    m.clear("sextant_cached_objects");
+    for (const problem_category& category : state_->problems.categories()) {
+      m.set("sextant_problems", {{"category", category.id}}, 0);
+    }
+    for (const problem& p : state_->problems.current()) {
+      m.set("sextant_problems", {{"category", p.category}}, m.value("sextant_problems", {{"category", p.category}}) + 1);
+      m.set("sextant_problem",
+            {{"category", p.category}, {"kind", p.type.kind}, {"namespace", p.namespace_}, {"name", p.name}}, 1);
+    }
+    for (const kind_key& type : state_->store.kinds()) {
+      m.set("sextant_cached_objects", {{"kind", type.to_string()}}, static_cast<double>(state_->store.count(type)));
+    }
+    m.set("sextant_problem_evaluations_total", {}, static_cast<double>(state_->problems.evaluations()));
+  });
+}
+
+void app::shutdown() {
+  if (stopping_) {
+    return;
+  }
+  stopping_ = true;
+  debounce_timer_.cancel();
+  due_timer_.cancel();
+  signals_.cancel();
+  live_source_.reset();
+  if (server_) {
+    server_->stop([this] { io_.stop(); });
+  } else {
+    io_.stop();
+  }
+}
+
+}  // namespace sextant

@@ -1,0 +1,54 @@
+#pragma once
+// Wires the daemon together on one io_context: the state, the source of objects (a snapshot
+// directory or a live cluster), the problem timers and the HTTP server, and stops them all
+// gracefully on SIGTERM/SIGINT.
+#include <memory>
+#include <optional>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "app/daemon_state.hpp"
+#include "config/daemon_config.hpp"
+#include "http/http_server.hpp"
+
+namespace sextant {
+
+class app {
+ public:
+  app(boost::asio::io_context& io, daemon_config config);
+  ~app();
+
+  // Loads or connects, starts serving; throws std::runtime_error with an admin-readable
+  // message on a start-up failure (bad snapshot directory, port taken, unusable kubeconfig).
+  void start();
+  // Runs the loop until stopped; returns the exit code.
+  int run();
+
+  daemon_state& state() { return *state_; }
+  unsigned short port() const { return server_ ? server_->port() : 0; }
+
+ private:
+  void load_settings();
+  void load_snapshot();
+  void start_live();
+  void schedule_problem_evaluation();
+  void evaluate_problems_now();
+  void register_metrics();
+  void shutdown();
+
+  boost::asio::io_context& io_;
+  daemon_config config_;
+  std::unique_ptr<clock> clock_;
+  std::unique_ptr<daemon_state> state_;
+  std::unique_ptr<http_server> server_;
+  boost::asio::signal_set signals_;
+  boost::asio::steady_timer debounce_timer_;
+  boost::asio::steady_timer due_timer_;
+  bool evaluation_pending_ = false;
+  bool stopping_ = false;
+  std::shared_ptr<void> live_source_;  // the live cluster source, when not in snapshot mode
+};
+
+}  // namespace sextant

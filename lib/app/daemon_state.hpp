@@ -1,0 +1,44 @@
+#pragma once
+// Everything the event loop owns: the caches, what the cluster serves, the sections, the
+// problems and the metrics. One instance per daemon; no globals. Not thread-safe by design.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/section_catalog.hpp"
+#include "metrics/metrics_registry.hpp"
+#include "problems/problem_engine.hpp"
+#include "problems/problem_settings.hpp"
+#include "store/object_store.hpp"
+#include "store/served_kinds.hpp"
+
+namespace sextant {
+
+struct daemon_state {
+  daemon_state(std::vector<section> sections, const clock& time_source);
+
+  view_context context() const { return catalog.context(store, served, time.now()); }
+  // A snapshot is the whole truth about what it holds: marks every section kind's list complete.
+  void mark_all_lists_complete();
+  // Re-evaluates problems now; returns when the next pending finding falls due.
+  std::optional<time_point> evaluate_problems();
+
+  section_catalog catalog;
+  ingest_profiles profiles;
+  object_store store;
+  served_kinds served;
+  problem_engine problems;
+  metrics_registry metrics;
+  const clock& time;
+  std::optional<problem_settings_file> settings_file;
+
+  // Set by the live source: the watches not yet synced (empty: ready). Snapshot mode: none.
+  std::function<std::vector<std::string>()> unsynced;
+  // Set by the live source: someone needs a kind that is watched on demand.
+  std::function<void(const kind_key&)> demand;
+  // Set by the app: problem settings changed, so watches and timers must follow.
+  std::function<void()> on_settings_changed;
+};
+
+}  // namespace sextant

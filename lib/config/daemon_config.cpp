@@ -1,0 +1,254 @@
+#include "config/daemon_config.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+namespace sextant {
+namespace {
+
+using setter = std::function<void(daemon_config&, const std::string& value, const std::string& where)>;
+
+int parse_positive(const std::string& value, const std::string& where) {
+  int out = 0;
+  auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), out);
+  if (error != std::errc{} || end != value.data() + value.size() || out <= 0) {
+    throw config_error(where + ": expected a positive whole number, got \"" + value + "\"");
+  }
+  return out;
+}
+
+void check_one_of(const std::string& value, std::initializer_list<const char*> allowed, const std::string& where) {
+  for (const char* word : allowed) {
+    if (value == word) {
+      return;
+    }
+  }
+  std::string list;
+  for (const char* word : allowed) {
+    list += (list.empty() ? "" : ", ") + std::string(word);
+  }
+  throw config_error(where + ": \"" + value + "\" is not one of " + list);
+}
+
+bool parse_bool(const std::string& value, const std::string& where) {
+  if (value == "true") {
+    return true;
+  }
+  if (value == "false") {
+    return false;
+  }
+  throw config_error(where + ": expected true or false, got \"" + value + "\"");
+}
+
+struct option_entry {
+  config_option option;
+  setter apply;
+  bool is_switch = false;  // a flag that takes no value
+};
+
+const std::vector<option_entry>& entries() {
+  static const std::vector<option_entry> table = {
+      {{"listen", "--listen", "Address and port of the HTTP API (default 127.0.0.1:8080)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         auto colon = v.rfind(':');
+         if (colon == std::string::npos || colon == 0 || colon + 1 == v.size()) {
+           throw config_error(where + ": expected ADDRESS:PORT, got \"" + v + "\"");
+         }
+         int port = parse_positive(v.substr(colon + 1), where);
+         if (port > 65535) {
+           throw config_error(where + ": port " + std::to_string(port) + " is out of range");
+         }
+         c.listen = v;
+       }},
+      {{"snapshot", "--snapshot", "Serve the objects in this directory instead of a live cluster"},
+       [](daemon_config& c, const std::string& v, const std::string&) { c.snapshot = v; }},
+      {{"now", "--now", "Fix the clock at this RFC 3339 time (snapshot mode, tests)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         auto at = parse_rfc3339(v);
+         if (!at) {
+           throw config_error(where + ": \"" + v + "\" is not an RFC 3339 time such as 2026-11-29T12:00:00Z");
+         }
+         c.now = at;
+       }},
+      {{"kubeconfig", "--kubeconfig", "Kubeconfig file (default $KUBECONFIG, then ~/.kube/config)"},
+       [](daemon_config& c, const std::string& v, const std::string&) { c.kubeconfig = v; }},
+      {{"context", "--context", "Kubeconfig context (default: its current-context)"},
+       [](daemon_config& c, const std::string& v, const std::string&) { c.context = v; }},
+      {{"inCluster", "--in-cluster", "Use the Pod's service account (default when running in a Pod)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) { c.in_cluster = parse_bool(v, where); },
+       true},
+      {{"settingsFile", "--settings-file", "Where problem-category settings persist (default: not persisted)"},
+       [](daemon_config& c, const std::string& v, const std::string&) { c.settings_file = v; }},
+      {{"logFormat", "--log-format", "auto, text or json (auto: text on a terminal, JSON lines otherwise)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         check_one_of(v, {"auto", "text", "json"}, where);
+         c.log_format = v;
+       }},
+      {{"logLevel", "--log-level", "trace, debug, info, warn or error"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         check_one_of(v, {"trace", "debug", "info", "warn", "error"}, where);
+         c.log_level = v;
+       }},
+      {{"maxConnections", "--max-connections", "Concurrent HTTP connections served (more are refused)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.max_connections = parse_positive(v, where);
+       }},
+      {{"maxRequestBytes", "--max-request-bytes", "Largest request (headers plus body) accepted"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.max_request_bytes = parse_positive(v, where);
+       }},
+      {{"idleTimeoutSeconds", "--idle-timeout-seconds", "Seconds an idle keep-alive connection stays open"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.idle_timeout_seconds = parse_positive(v, where);
+       }},
+      {{"shutdownGraceSeconds", "--shutdown-grace-seconds", "Seconds given to open requests on SIGTERM"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.shutdown_grace_seconds = parse_positive(v, where);
+       }},
+  };
+  return table;
+}
+
+const option_entry* find_key(const std::string& key) {
+  for (const option_entry& entry : entries()) {
+    if (entry.option.key == key) {
+      return &entry;
+    }
+  }
+  return nullptr;
+}
+
+const option_entry* find_flag(const std::string& flag) {
+  for (const option_entry& entry : entries()) {
+    if (entry.option.flag == flag) {
+      return &entry;
+    }
+  }
+  return nullptr;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    throw config_error("--config: cannot read " + path);
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+const std::vector<config_option>& config_options() {
+  static const std::vector<config_option> options = [] {
+    std::vector<config_option> out;
+    for (const option_entry& entry : entries()) {
+      out.push_back(entry.option);
+    }
+    return out;
+  }();
+  return options;
+}
+
+void apply_config_yaml(daemon_config& config, const std::string& text, const std::string& origin) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& error) {
+    throw config_error(origin + ":" + std::to_string(error.mark.line + 1) + ": " + error.msg);
+  }
+  if (root.IsNull()) {
+    return;
+  }
+  if (!root.IsMap()) {
+    throw config_error(origin + ": expected a mapping of settings");
+  }
+  for (const auto& item : root) {
+    const std::string key = item.first.as<std::string>();
+    const option_entry* entry = find_key(key);
+    const std::string where = origin + ":" + std::to_string(item.first.Mark().line + 1) + ": " + key;
+    if (entry == nullptr) {
+      throw config_error(origin + ":" + std::to_string(item.first.Mark().line + 1) + ": unknown key \"" + key + "\"");
+    }
+    if (!item.second.IsScalar()) {
+      throw config_error(where + ": expected a single value");
+    }
+    entry->apply(config, item.second.Scalar(), where);
+  }
+}
+
+parsed_command_line parse_command_line(const std::vector<std::string>& args) {
+  parsed_command_line parsed;
+  // The file first, so flags given anywhere win over it.
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string path;
+    if (args[i] == "--config" && i + 1 < args.size()) {
+      path = args[i + 1];
+    } else if (args[i].starts_with("--config=")) {
+      path = args[i].substr(9);
+    } else if (args[i] == "--config") {
+      throw config_error("--config needs a file");
+    }
+    if (!path.empty()) {
+      apply_config_yaml(parsed.config, read_file(path), path);
+    }
+  }
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string flag = args[i];
+    if (flag == "--help" || flag == "-h") {
+      parsed.show_help = true;
+      continue;
+    }
+    if (flag == "--version") {
+      parsed.show_version = true;
+      continue;
+    }
+    std::optional<std::string> value;
+    if (auto eq = flag.find('='); flag.starts_with("--") && eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+    }
+    if (flag == "--config") {
+      if (!value) {
+        ++i;
+      }
+      continue;
+    }
+    const option_entry* entry = find_flag(flag);
+    if (entry == nullptr) {
+      throw config_error("unknown flag \"" + flag + "\" (see --help)");
+    }
+    if (!value) {
+      if (entry->is_switch) {
+        value = "true";
+      } else if (i + 1 < args.size()) {
+        value = args[++i];
+      } else {
+        throw config_error(flag + " needs a value");
+      }
+    }
+    entry->apply(parsed.config, *value, flag);
+  }
+  return parsed;
+}
+
+std::string usage_text() {
+  std::string out =
+      "Usage: sextantd [--snapshot DIR | --kubeconfig FILE [--context NAME] | --in-cluster] [options]\n\n"
+      "Reads GPU and AI-ML operators' objects from the Kubernetes API (or a snapshot directory) and\n"
+      "serves their state in plain words over a read-only HTTP API.\n\nOptions (each also a key of the --config YAML file):\n"
+      "  --config FILE                 Read settings from a YAML file; flags win over it\n";
+  for (const option_entry& entry : entries()) {
+    std::string left = "  " + entry.option.flag + (entry.is_switch ? "" : " VALUE");
+    left.resize(32, ' ');
+    out += left + entry.option.help + "   [" + entry.option.key + "]\n";
+  }
+  out += "  --help, --version\n";
+  return out;
+}
+
+}  // namespace sextant

@@ -1,0 +1,57 @@
+#pragma once
+// The daemon's settings: a YAML file (--config) and flags, one table for both.
+//
+// Every key of the file is also a flag (`maxConnections` <-> `--max-connections`); flags win
+// over the file. An unknown key or flag, or a value of the wrong form, is an error that names
+// it: configuration errors stop the daemon at start, before it serves anything.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/time.hpp"
+
+namespace sextant {
+
+struct daemon_config {
+  std::string listen = "127.0.0.1:8080";
+  std::string snapshot;      // directory of objects; empty = a live cluster
+  std::optional<time_point> now;  // fixes the clock (snapshot mode and tests)
+  std::string kubeconfig;    // empty = $KUBECONFIG, ~/.kube/config, or in-cluster
+  std::string context;       // kubeconfig context; empty = current-context
+  bool in_cluster = false;   // force the service account config
+  std::string settings_file; // where problem-category settings persist; empty = not persisted
+  std::string log_format = "auto";  // auto (text on a terminal, JSON otherwise), text, json
+  std::string log_level = "info";
+  int max_connections = 256;
+  int max_request_bytes = 65536;
+  int idle_timeout_seconds = 30;
+  int shutdown_grace_seconds = 5;
+};
+
+struct config_option {
+  std::string key;   // YAML key: "maxConnections"
+  std::string flag;  // "--max-connections"
+  std::string help;
+};
+
+// The documented options, in --help order.
+const std::vector<config_option>& config_options();
+
+// Parses argv (without argv[0]) over defaults and the --config file if one is named. Throws
+// `config_error` with a message naming the key, flag or value at fault.
+struct config_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct parsed_command_line {
+  daemon_config config;
+  bool show_help = false;
+  bool show_version = false;
+};
+parsed_command_line parse_command_line(const std::vector<std::string>& args);
+
+// Applies a YAML document's keys over `config`; `origin` names the file in errors.
+void apply_config_yaml(daemon_config& config, const std::string& text, const std::string& origin);
+
+std::string usage_text();
+
+}  // namespace sextant

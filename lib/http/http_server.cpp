@@ -1,0 +1,211 @@
+#include "http/http_server.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <spdlog/spdlog.h>
+
+namespace sextant {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+namespace {
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+}
+
+struct http_server::session {
+  explicit session(tcp::socket socket) : stream(std::move(socket)) {}
+  beast::tcp_stream stream;
+  bool idle = true;  // waiting for a request, not handling one
+};
+
+http_server::http_server(asio::io_context& io, http_server_options options, handler handle)
+    : io_(io), options_(std::move(options)), handle_(std::move(handle)), acceptor_(io) {}
+
+http_server::~http_server() = default;
+
+void http_server::start() {
+  boost::system::error_code ec;
+  auto address = asio::ip::make_address(options_.address, ec);
+  if (ec) {
+    throw std::system_error(ec, "cannot listen on " + options_.address + ": not an IP address");
+  }
+  tcp::endpoint endpoint(address, options_.port);
+  const std::string where = options_.address + ":" + std::to_string(options_.port);
+  acceptor_.open(endpoint.protocol(), ec);
+  if (!ec) {
+    acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+  }
+  if (!ec) {
+    acceptor_.bind(endpoint, ec);
+  }
+  if (!ec) {
+    acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  }
+  if (ec) {
+    throw std::system_error(ec, "cannot listen on " + where);
+  }
+  bound_port_ = acceptor_.local_endpoint().port();
+  asio::co_spawn(io_, accept_loop(), asio::detached);
+}
+
+asio::awaitable<void> http_server::accept_loop() {
+  while (!stopping_) {
+    auto [ec, socket] = co_await acceptor_.async_accept(use_tuple);
+    if (ec) {
+      if (stopping_ || ec == asio::error::operation_aborted) {
+        break;
+      }
+      spdlog::warn("accepting a connection: {}", ec.message());
+      continue;
+    }
+    auto connection = std::make_shared<session>(std::move(socket));
+    sessions_.insert(connection);
+    asio::co_spawn(io_, serve(connection), asio::detached);
+  }
+}
+
+asio::awaitable<void> http_server::serve(std::shared_ptr<session> connection) {
+  beast::flat_buffer buffer;
+  if (sessions_.size() > static_cast<std::size_t>(options_.max_connections)) {
+    // Over the limit: say so at once rather than leave the client hanging.
+    http::response<http::string_body> busy{http::status::service_unavailable, 11};
+    api_response envelope = error_response(503, "Unavailable", "too many connections; try again shortly");
+    busy.set(http::field::content_type, envelope.content_type);
+    busy.set(http::field::connection, "close");
+    busy.body() = envelope.body;
+    busy.prepare_payload();
+    connection->stream.expires_after(std::chrono::seconds(5));
+    co_await http::async_write(connection->stream, busy, use_tuple);
+    finish(connection);
+    co_return;
+  }
+  while (true) {
+    connection->idle = true;
+    if (stopping_) {
+      break;
+    }
+    http::request_parser<http::string_body> parser;
+    parser.header_limit(static_cast<std::uint32_t>(std::min(options_.max_request_bytes, 16384)));
+    parser.body_limit(static_cast<std::uint64_t>(options_.max_request_bytes));
+    connection->stream.expires_after(std::chrono::seconds(options_.idle_timeout_seconds));
+    auto [read_error, bytes] = co_await http::async_read(connection->stream, buffer, parser, use_tuple);
+    (void)bytes;
+    connection->idle = false;
+    api_response answer;
+    bool keep_alive = false;
+    unsigned version = 11;
+    std::string method = "GET";
+    if (read_error == http::error::body_limit) {
+      answer = error_response(413, "BadRequest", "the request body is larger than " +
+                                                     std::to_string(options_.max_request_bytes) + " bytes");
+    } else if (read_error == http::error::header_limit) {
+      answer = error_response(431, "BadRequest", "the request headers are too large");
+    } else if (read_error) {
+      // End of stream, timeout, reset, or a request that is not HTTP: nothing to answer.
+      if (read_error != http::error::end_of_stream && read_error != beast::error::timeout &&
+          read_error != asio::error::operation_aborted && read_error != asio::error::connection_reset) {
+        answer = error_response(400, "BadRequest", "malformed HTTP request: " + read_error.message());
+      } else {
+        break;
+      }
+    } else {
+      auto& request = parser.get();
+      keep_alive = request.keep_alive() && !stopping_;
+      version = request.version();
+      method = std::string(request.method_string());
+      api_request call{method, std::string(request.target()),
+                       std::string(request[http::field::if_none_match]), request.body()};
+      answer = handle_(call);
+    }
+    http::response<http::string_body> response{static_cast<http::status>(answer.status), version};
+    response.set(http::field::server, "sextantd");
+    response.set(http::field::content_type, answer.content_type);
+    response.set(http::field::cache_control, "no-cache");
+    for (const auto& [name, value] : answer.headers) {
+      response.set(name, value);
+    }
+    response.keep_alive(keep_alive);
+    const bool head = method == "HEAD";
+    response.body() = std::move(answer.body);
+    response.prepare_payload();
+    if (head) {
+      // HEAD: the GET answer's headers, Content-Length included, and no body.
+      auto length = response.body().size();
+      response.body().clear();
+      response.content_length(length);
+    }
+    connection->stream.expires_after(std::chrono::seconds(options_.idle_timeout_seconds));
+    http::response_serializer<http::string_body> serializer(response);
+    if (head) {
+      auto [write_error, written] = co_await http::async_write_header(connection->stream, serializer, use_tuple);
+      (void)written;
+      if (write_error) {
+        break;
+      }
+    } else {
+      auto [write_error, written] = co_await http::async_write(connection->stream, serializer, use_tuple);
+      (void)written;
+      if (write_error) {
+        break;
+      }
+    }
+    if (!keep_alive) {
+      break;
+    }
+  }
+  finish(connection);
+}
+
+void http_server::finish(const std::shared_ptr<session>& connection) {
+  boost::system::error_code ignored;
+  connection->stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  connection->stream.socket().close(ignored);
+  sessions_.erase(connection);
+  maybe_stopped();
+}
+
+void http_server::stop(std::function<void()> on_stopped) {
+  if (stopping_) {
+    return;
+  }
+  stopping_ = true;
+  on_stopped_ = std::move(on_stopped);
+  boost::system::error_code ignored;
+  acceptor_.close(ignored);
+  // Idle connections close now; busy ones finish their request, then close (keep-alive off).
+  for (const auto& connection : sessions_) {
+    if (connection->idle) {
+      connection->stream.socket().cancel(ignored);
+    }
+  }
+  grace_timer_ = std::make_unique<asio::steady_timer>(io_, std::chrono::seconds(options_.shutdown_grace_seconds));
+  grace_timer_->async_wait([this](const boost::system::error_code& ec) {
+    if (ec) {
+      return;
+    }
+    for (const auto& connection : sessions_) {
+      boost::system::error_code ignored_close;
+      connection->stream.socket().close(ignored_close);
+    }
+  });
+  maybe_stopped();
+}
+
+void http_server::maybe_stopped() {
+  if (stopping_ && sessions_.empty() && on_stopped_) {
+    if (grace_timer_) {
+      grace_timer_->cancel();
+    }
+    auto done = std::move(on_stopped_);
+    on_stopped_ = nullptr;
+    done();
+  }
+}
+
+}  // namespace sextant

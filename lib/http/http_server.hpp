@@ -1,0 +1,67 @@
+#pragma once
+// The HTTP/1.1 server: Beast on the daemon's one io_context, a coroutine per connection.
+//
+// Bounded: at most `max_connections` at once (more get 503 and are closed), requests larger
+// than `max_request_bytes` get 413/431, idle keep-alive connections close after the idle
+// timeout. `stop()` closes the listener, lets requests in flight finish, closes idle
+// connections at once and any left after the grace period.
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "api/http_types.hpp"
+
+namespace sextant {
+
+struct http_server_options {
+  std::string address = "127.0.0.1";
+  unsigned short port = 8080;
+  int max_connections = 256;
+  int max_request_bytes = 65536;
+  int idle_timeout_seconds = 30;
+  int shutdown_grace_seconds = 5;
+};
+
+class http_server {
+ public:
+  using handler = std::function<api_response(const api_request&)>;
+
+  http_server(boost::asio::io_context& io, http_server_options options, handler handle);
+  ~http_server();
+  http_server(const http_server&) = delete;
+  http_server& operator=(const http_server&) = delete;
+
+  // Binds and listens; throws std::system_error naming the address when it cannot.
+  void start();
+  // The port actually bound (useful with port 0).
+  unsigned short port() const { return bound_port_; }
+  // Begins a graceful stop; `on_stopped` runs once every connection is closed.
+  void stop(std::function<void()> on_stopped);
+
+  std::size_t open_connections() const { return sessions_.size(); }
+
+ private:
+  struct session;
+  boost::asio::awaitable<void> accept_loop();
+  boost::asio::awaitable<void> serve(std::shared_ptr<session> connection);
+  void finish(const std::shared_ptr<session>& connection);
+  void maybe_stopped();
+
+  boost::asio::io_context& io_;
+  http_server_options options_;
+  handler handle_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  std::set<std::shared_ptr<session>> sessions_;
+  unsigned short bound_port_ = 0;
+  bool stopping_ = false;
+  std::function<void()> on_stopped_;
+  std::unique_ptr<boost::asio::steady_timer> grace_timer_;
+};
+
+}  // namespace sextant

@@ -1,0 +1,110 @@
+#include "ingest/json_decoder.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace sextant;
+
+namespace {
+
+ingest_profiles workload_profiles() {
+  ingest_profiles profiles;
+  ingest_profile profile = ingest_profile::keeping({"spec.queueName", "spec.podSets.name", "spec.podSets.count",
+                                                    "status.conditions"});
+  profile.transform = [](json& object) { object["summarised"] = true; };
+  profiles.set({"kueue.x-k8s.io", "Workload"}, profile);
+  return profiles;
+}
+
+const char* workload = R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload",
+  "metadata":{"name":"w","namespace":"a","uid":"u1","resourceVersion":"5",
+    "managedFields":[{"manager":"kueue"}],
+    "annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{}","x":"y"}},
+  "spec":{"queueName":"q","priority":7,"podSets":[{"name":"main","count":2,"template":{"spec":{"containers":[{"name":"c"}]}}}]},
+  "status":{"conditions":[{"type":"QuotaReserved","status":"False","reason":"Pending","message":"m"}],
+            "admission":{"clusterQueue":"cq"}}})";
+
+}  // namespace
+
+TEST_CASE("a typed decode keeps only the profile's fields", "[ingest]") {
+  ingest_profiles profiles = workload_profiles();
+  json_decoder decoder(profiles);
+  kind_key type{"kueue.x-k8s.io", "Workload"};
+  auto decoded = decoder.decode_object(workload, &type);
+  REQUIRE(decoded.ok());
+  const json& object = *decoded.value;
+  CHECK(object["metadata"]["name"] == "w");
+  CHECK_FALSE(object["metadata"].contains("managedFields"));
+  CHECK(object["metadata"]["annotations"].size() == 1);
+  CHECK(object["spec"]["queueName"] == "q");
+  CHECK_FALSE(object["spec"].contains("priority"));
+  CHECK(object["spec"]["podSets"][0]["count"] == 2);
+  CHECK_FALSE(object["spec"]["podSets"][0].contains("template"));
+  CHECK(object["status"]["conditions"][0]["reason"] == "Pending");
+  CHECK_FALSE(object["status"].contains("admission"));
+  CHECK(object["summarised"] == true);
+}
+
+TEST_CASE("untyped decode then profile equals the typed decode", "[ingest]") {
+  ingest_profiles profiles = workload_profiles();
+  json_decoder decoder(profiles);
+  kind_key type{"kueue.x-k8s.io", "Workload"};
+  auto typed = decoder.decode_object(workload, &type);
+  auto untyped = decoder.decode_object(workload);
+  REQUIRE(typed.ok());
+  REQUIRE(untyped.ok());
+  CHECK(*typed.value == *untyped.value);
+}
+
+TEST_CASE("a list body yields items with type, resourceVersion and continue token", "[ingest]") {
+  ingest_profiles profiles;
+  json_decoder decoder(profiles);
+  auto list = decoder.decode_list(
+      R"({"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"42","continue":"abc","remainingItemCount":3},
+          "items":[{"metadata":{"name":"p","namespace":"n","managedFields":[]},"spec":{"nodeName":"x"}}]})",
+      "v1", "Pod");
+  REQUIRE(list.ok());
+  CHECK(list.value->resource_version == "42");
+  CHECK(list.value->continue_token == "abc");
+  CHECK(list.value->remaining_item_count == 3);
+  REQUIRE(list.value->items.size() == 1);
+  CHECK(list.value->items[0]["kind"] == "Pod");
+  CHECK(list.value->items[0]["apiVersion"] == "v1");
+  CHECK_FALSE(list.value->items[0]["metadata"].contains("managedFields"));
+}
+
+TEST_CASE("watch events decode, including ERROR and BOOKMARK", "[ingest]") {
+  ingest_profiles profiles;
+  json_decoder decoder(profiles);
+  kind_key pod{"", "Pod"};
+  auto added = decoder.decode_watch_event(
+      R"({"type":"ADDED","object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","resourceVersion":"7"}}})", pod);
+  REQUIRE(added.ok());
+  CHECK(added.value->type == "ADDED");
+  CHECK(added.value->object["metadata"]["resourceVersion"] == "7");
+  auto gone = decoder.decode_watch_event(
+      R"({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","code":410}})", pod);
+  REQUIRE(gone.ok());
+  CHECK(gone.value->type == "ERROR");
+  CHECK(gone.value->object["code"] == 410);
+  auto bookmark = decoder.decode_watch_event(
+      R"({"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"99"}}})", pod);
+  REQUIRE(bookmark.ok());
+  CHECK(bookmark.value->object["metadata"]["resourceVersion"] == "99");
+}
+
+TEST_CASE("malformed JSON is an error value, never an exception", "[ingest]") {
+  ingest_profiles profiles;
+  json_decoder decoder(profiles);
+  kind_key pod{"", "Pod"};
+  CHECK_FALSE(decoder.decode_object("{\"a\": ").ok());
+  CHECK_FALSE(decoder.decode_object("[1, 2").ok());
+  CHECK_FALSE(decoder.decode_list("{\"items\": [{]}").ok());
+  CHECK_FALSE(decoder.decode_watch_event("{\"type\": \"ADDED\"}", pod).ok());
+  CHECK_FALSE(decoder.decode_watch_event("not json", pod).ok());
+  auto numbers = decoder.decode_object(R"({"big": 18446744073709551615, "neg": -5, "f": 1e3, "n": null, "b": false})");
+  REQUIRE(numbers.ok());
+  CHECK((*numbers.value)["big"].get<std::uint64_t>() == 18446744073709551615ULL);
+  CHECK((*numbers.value)["neg"] == -5);
+  CHECK((*numbers.value)["f"] == 1000.0);
+  CHECK((*numbers.value)["n"].is_null());
+}

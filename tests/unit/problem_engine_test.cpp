@@ -1,0 +1,113 @@
+#include "problems/problem_engine.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "support/fixtures.hpp"
+
+using namespace sextant;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A rule over Nodes: "not ready" since the Ready condition's lastTransitionTime when it has
+// one, else (no time given) since first seen.
+problem_rule not_ready_rule() {
+  return {"nodes", {"", "Node"}, [](const cached_object& node, const view_context&) {
+            std::vector<finding> out;
+            const json* ready = find_condition(array_or_empty(node.body, {"status", "conditions"}), "Ready");
+            if (ready != nullptr && !condition_true(ready)) {
+              std::optional<time_point> since;
+              if (auto text = get_string(*ready, {"lastTransitionTime"})) {
+                since = parse_rfc3339(*text);
+              }
+              out.push_back({"not-ready", since, 10min, "not ready"});
+            }
+            return out;
+          }};
+}
+
+const char* nodes = R"(
+apiVersion: v1
+kind: Node
+metadata: {name: told, uid: u1}
+status: {conditions: [{type: Ready, status: "False", lastTransitionTime: "2026-11-29T11:55:00Z"}]}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: untold, uid: u2}
+status: {conditions: [{type: Ready, status: "False"}]}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: fine, uid: u3}
+status: {conditions: [{type: Ready, status: "True"}]}
+)";
+
+}  // namespace
+
+TEST_CASE("thresholds apply against the clock, with since from the object", "[problems]") {
+  testing::fixture_cluster cluster(testing::at("2026-11-29T12:00:00Z"));
+  cluster.load_yaml(nodes);
+  problem_engine engine({{"nodes", "Nodes", true}}, {not_ready_rule()});
+
+  auto next = engine.evaluate(cluster.context());
+  CHECK(engine.current().empty());
+  REQUIRE(next.has_value());
+  CHECK(*next == testing::at("2026-11-29T12:05:00Z"));  // 11:55 + 10 min
+
+  cluster.now = testing::at("2026-11-29T12:05:00Z");
+  next = engine.evaluate(cluster.context());
+  auto current = engine.current();
+  REQUIRE(current.size() == 1);
+  CHECK(current[0].name == "told");
+  CHECK(current[0].since == testing::at("2026-11-29T11:55:00Z"));
+  // The other was first seen at 12:00, so it falls due at 12:10.
+  REQUIRE(next.has_value());
+  CHECK(*next == testing::at("2026-11-29T12:10:00Z"));
+
+  cluster.now = testing::at("2026-11-29T12:10:00Z");
+  engine.evaluate(cluster.context());
+  CHECK(engine.current().size() == 2);
+  CHECK(engine.for_object({"", "Node"}, "", "untold").size() == 1);
+  CHECK(engine.for_object({"", "Node"}, "", "fine").empty());
+}
+
+TEST_CASE("a finding that clears restarts its clock", "[problems]") {
+  testing::fixture_cluster cluster(testing::at("2026-11-29T12:00:00Z"));
+  cluster.load_yaml(nodes);
+  problem_engine engine({{"nodes", "Nodes", true}}, {not_ready_rule()});
+  engine.evaluate(cluster.context());
+  cluster.load_yaml("apiVersion: v1\nkind: Node\nmetadata: {name: untold, uid: u2}\nstatus: {conditions: [{type: Ready, status: \"True\"}]}\n");
+  cluster.now = testing::at("2026-11-29T12:06:00Z");
+  engine.evaluate(cluster.context());
+  cluster.load_yaml("apiVersion: v1\nkind: Node\nmetadata: {name: untold, uid: u2}\nstatus: {conditions: [{type: Ready, status: \"False\"}]}\n");
+  cluster.now = testing::at("2026-11-29T12:12:00Z");
+  engine.evaluate(cluster.context());
+  // First seen again at 12:12, not 12:00: not a problem yet.
+  CHECK(engine.for_object({"", "Node"}, "", "untold").empty());
+}
+
+TEST_CASE("a category that is off is not evaluated and holds nothing", "[problems]") {
+  testing::fixture_cluster cluster(testing::at("2026-11-29T13:00:00Z"));
+  cluster.load_yaml(nodes);
+  problem_engine engine({{"nodes", "Nodes", false}}, {not_ready_rule()});
+  CHECK_FALSE(engine.enabled("nodes"));
+  CHECK_FALSE(engine.evaluate(cluster.context()).has_value());
+  CHECK(engine.current().empty());
+  engine.set_enabled("nodes", true);
+  engine.evaluate(cluster.context());
+  CHECK(engine.current().size() == 1);  // "told" has held for an hour
+  engine.set_enabled("nodes", false);
+  CHECK(engine.current().empty());
+}
+
+TEST_CASE("a rule that throws judges nothing and the others still run", "[problems]") {
+  testing::fixture_cluster cluster(testing::at("2026-11-29T13:00:00Z"));
+  cluster.load_yaml(nodes);
+  problem_rule throws{"nodes", {"", "Node"}, [](const cached_object&, const view_context&) -> std::vector<finding> {
+                        throw std::runtime_error("boom");
+                      }};
+  problem_engine engine({{"nodes", "Nodes", true}}, {throws, not_ready_rule()});
+  engine.evaluate(cluster.context());
+  CHECK(engine.current().size() == 1);
+}

@@ -1,0 +1,245 @@
+#include "snapshot/snapshot_loader.hpp"
+
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include "support/fixtures.hpp"
+
+using namespace sextant;
+
+namespace {
+
+struct loader_fixture {
+  ingest_profiles profiles;
+  object_store store;
+  served_kinds served;
+  snapshot_report report;
+  snapshot_loader loader{store, served, profiles, testing::at("2026-11-29T12:00:00Z")};
+
+  void load(const std::string& path, const std::string& text) {
+    loader.load_text(path, text, path.ends_with(".json"), report);
+  }
+};
+
+std::filesystem::path temp_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("sextant-loader-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+void write(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+}  // namespace
+
+TEST_CASE("single objects and multi-document YAML load", "[loader]") {
+  loader_fixture f;
+  f.load("a.yaml", R"(
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+---
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: j1, namespace: ml, resourceVersion: "12"}
+spec: {parallelism: 2}
+)");
+  CHECK(f.report.errors.empty());
+  CHECK(f.report.objects_loaded == 2);
+  REQUIRE(f.store.get({"", "Node"}, "", "n1"));
+  auto job = f.store.get({"batch", "Job"}, "ml", "j1");
+  REQUIRE(job);
+  CHECK(job->resource_version == "12");
+  CHECK(job->body["spec"]["parallelism"] == 2);  // typed as a number, not a string
+  CHECK(f.served.serves({"batch", "Job"}));
+}
+
+TEST_CASE("YAML scalars are typed as Kubernetes' reader types them", "[loader]") {
+  loader_fixture f;
+  f.load("a.yaml", R"(
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: c, namespace: d}
+data: {quoted: "1", plain: 1, float: 1.5, yes: true, nothing: null, quantity: 100m, tilde: ~, hex: 0x1F}
+)");
+  auto object = f.store.get({"", "ConfigMap"}, "d", "c");
+  REQUIRE(object);
+  const json& data = object->body["data"];
+  CHECK(data["quoted"] == "1");
+  CHECK(data["plain"] == 1);
+  CHECK(data["float"] == 1.5);
+  CHECK(data["yes"] == true);
+  CHECK(data["nothing"].is_null());
+  CHECK(data["tilde"].is_null());
+  CHECK(data["quantity"] == "100m");
+  CHECK(data["hex"] == 31);
+}
+
+TEST_CASE("List and typed *List objects load their items", "[loader]") {
+  loader_fixture f;
+  f.load("pods.json", R"({"apiVersion":"v1","kind":"PodList","metadata":{"resourceVersion":"9"},
+    "items":[{"metadata":{"name":"p1","namespace":"a"}},{"metadata":{"name":"p2","namespace":"a"}}]})");
+  f.load("mixed.yaml", R"(
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: n1}
+- apiVersion: batch/v1
+  kind: Job
+  metadata: {name: j, namespace: a}
+)");
+  CHECK(f.report.errors.empty());
+  CHECK(f.store.count({"", "Pod"}) == 2);
+  CHECK(f.store.get({"", "Pod"}, "a", "p1")->api_version == "v1");
+  CHECK(f.store.count({"", "Node"}) == 1);
+  CHECK(f.store.count({"batch", "Job"}) == 1);
+}
+
+TEST_CASE("kubectl cluster-info dump output: concatenated lists with logs between", "[loader]") {
+  loader_fixture f;
+  f.load("dump.json", R"({
+    "kind": "NodeList", "apiVersion": "v1", "metadata": {},
+    "items": [{"metadata": {"name": "n1"}}]
+}
+{
+    "kind": "PodList", "apiVersion": "v1", "metadata": {},
+    "items": [{"metadata": {"name": "p1", "namespace": "kube-system"}}]
+}
+==== START logs for container c of pod kube-system/p1 ====
+some { unbalanced log line
+==== END logs for container c of pod kube-system/p1 ====
+{
+    "kind": "EventList", "apiVersion": "v1", "metadata": {}, "items": []
+}
+)");
+  CHECK(f.report.errors.empty());
+  CHECK(f.store.count({"", "Node"}) == 1);
+  CHECK(f.store.count({"", "Pod"}) == 1);
+}
+
+TEST_CASE("a file that cannot be parsed is reported by path and line and skipped", "[loader]") {
+  auto dir = temp_dir("broken");
+  write(dir / "good.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n");
+  write(dir / "bad.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: [unclosed\n");
+  write(dir / "bad.json", "{\"apiVersion\": \"v1\",\n \"kind\": \"Node\",\n \"metadata\": {\"name\": \"x\",}}\n");
+  write(dir / "notes.txt", "ignored: not a snapshot file");
+  ingest_profiles profiles;
+  object_store store;
+  served_kinds served;
+  snapshot_loader loader(store, served, profiles, testing::at("2026-11-29T12:00:00Z"));
+  snapshot_report report = loader.load(dir);
+  CHECK(store.count({"", "Node"}) == 1);
+  CHECK(report.files_read == 1);
+  CHECK(report.files_skipped == 2);
+  REQUIRE(report.errors.size() == 2);
+  CHECK(report.errors[0].path == (dir / "bad.json").string());
+  CHECK(report.errors[0].line == 3);
+  CHECK(report.errors[1].path == (dir / "bad.yaml").string());
+  CHECK(report.errors[1].line == 4);  // where yaml-cpp noticed: the flow never closes before the end
+  CHECK_THAT(report.summary(), Catch::Contains("loaded 1 object from 1 file") && Catch::Contains("2 files skipped"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("objects without kind or name are reported and the rest loads", "[loader]") {
+  loader_fixture f;
+  f.load("x.yaml", R"(
+apiVersion: v1
+kind: Node
+metadata: {}
+---
+apiVersion: v1
+metadata: {name: nameless-kind}
+---
+- just
+- a list
+---
+apiVersion: v1
+kind: Node
+metadata: {name: fine}
+)");
+  CHECK(f.report.objects_loaded == 1);
+  REQUIRE(f.report.errors.size() == 3);
+  CHECK_THAT(f.report.errors[0].message, Catch::Contains("metadata.name"));
+  CHECK(f.report.errors[0].line == 2);
+  CHECK_THAT(f.report.errors[1].message, Catch::Contains("kind"));
+  CHECK(f.report.errors[1].line == 6);
+  CHECK_THAT(f.report.errors[2].message, Catch::Contains("not a Kubernetes object"));
+}
+
+TEST_CASE("duplicate objects keep the newer resourceVersion and are reported", "[loader]") {
+  loader_fixture f;
+  f.load("a.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n1, resourceVersion: \"20\", labels: {from: a}}\n");
+  f.load("b.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n1, resourceVersion: \"7\", labels: {from: b}}\n");
+  f.load("c.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n2, resourceVersion: \"1\"}\n");
+  f.load("d.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n2, resourceVersion: \"3\"}\n");
+  CHECK(f.report.objects_loaded == 2);
+  CHECK(f.store.get({"", "Node"}, "", "n1")->body["metadata"]["labels"]["from"] == "a");
+  CHECK(f.store.get({"", "Node"}, "", "n2")->resource_version == "3");
+  REQUIRE(f.report.warnings.size() == 2);
+  CHECK_THAT(f.report.warnings[0].message, Catch::Contains("duplicate Node n1") && Catch::Contains("a.yaml"));
+}
+
+TEST_CASE("CRDs make their kinds served; unknown kinds still load", "[loader]") {
+  loader_fixture f;
+  f.load("crd.yaml", R"(
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Cluster
+  versions: [{name: v2, served: true}, {name: v1, served: false}]
+---
+apiVersion: other.example.com/v9
+kind: Gadget
+metadata: {name: g, namespace: x}
+)");
+  const served_kind* widget = f.served.find({"example.com", "Widget"});
+  REQUIRE(widget != nullptr);
+  CHECK(widget->plural == "widgets");
+  CHECK_FALSE(widget->namespaced);
+  CHECK(widget->versions == std::vector<std::string>{"v2"});
+  CHECK(f.served.serves({"other.example.com", "Gadget"}));
+  CHECK(f.report.objects_by_kind.at("Gadget.other.example.com") == 1);
+}
+
+TEST_CASE("managedFields and last-applied-configuration are dropped at ingest", "[loader]") {
+  loader_fixture f;
+  f.load("a.yaml", R"(
+apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+  managedFields: [{manager: kubelet, operation: Update}]
+  annotations:
+    kubectl.kubernetes.io/last-applied-configuration: "{...}"
+    keep: me
+)");
+  auto node = f.store.get({"", "Node"}, "", "n1");
+  REQUIRE(node);
+  CHECK_FALSE(node->body["metadata"].contains("managedFields"));
+  CHECK(node->body["metadata"]["annotations"].size() == 1);
+  CHECK(node->body["metadata"]["annotations"]["keep"] == "me");
+}
+
+TEST_CASE("the upstream CRDs all load and make their kinds served", "[loader][upstream]") {
+  ingest_profiles profiles;
+  object_store store;
+  served_kinds served;
+  snapshot_loader loader(store, served, profiles, testing::at("2026-11-29T12:00:00Z"));
+  snapshot_report report = loader.load(testing::upstream("crds"));
+  CHECK(report.errors.empty());
+  CHECK(served.serves({"kueue.x-k8s.io", "ClusterQueue"}));
+  CHECK(served.serves({"ray.io", "RayCluster"}));
+  CHECK(served.serves({"nvidia.com", "ClusterPolicy"}));
+  auto versions = served.group_versions("kueue.x-k8s.io");
+  CHECK(std::find(versions.begin(), versions.end(), "v1beta1") != versions.end());
+}
