@@ -1,12 +1,14 @@
 #include "sections/registry.hpp"
 
 #include "sections/core/core_section.hpp"
+#include "sections/dra/dra_section.hpp"
 
 namespace sextant {
 
 std::vector<section> all_sections() {
   std::vector<section> sections;
   sections.push_back(core::make_section());
+  sections.push_back(dra::make_section());
   return sections;
 }
 

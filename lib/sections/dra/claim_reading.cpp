@@ -1,0 +1,112 @@
+#include "sections/dra/claim_reading.hpp"
+
+namespace sextant::dra {
+namespace {
+
+bool condition_named_true(const json& conditions, const std::string& type) {
+  return condition_true(find_condition(conditions, type));
+}
+
+}  // namespace
+
+bool claim_deleting(const json& claim) { return find(claim, {"metadata", "deletionTimestamp"}) != nullptr; }
+
+const json* claim_allocation(const json& claim) {
+  const json* allocation = find(claim, {"status", "allocation"});
+  return allocation != nullptr && allocation->is_object() ? allocation : nullptr;
+}
+
+std::vector<allocated_device> allocated_devices(const json& claim) {
+  std::vector<allocated_device> out;
+  const json* allocation = claim_allocation(claim);
+  if (allocation == nullptr) {
+    return out;
+  }
+  for (const json& result : array_or_empty(*allocation, {"devices", "results"})) {
+    if (!result.is_object()) {
+      continue;
+    }
+    out.push_back(allocated_device{string_or(result, {"request"}), string_or(result, {"driver"}),
+                                   string_or(result, {"pool"}), string_or(result, {"device"}),
+                                   string_or(result, {"shareID"}), &result});
+  }
+  return out;
+}
+
+const json* device_status(const json& claim, const allocated_device& device) {
+  for (const json& status : array_or_empty(claim, {"status", "devices"})) {
+    if (string_or(status, {"driver"}) == device.driver && string_or(status, {"pool"}) == device.pool &&
+        string_or(status, {"device"}) == device.device && string_or(status, {"shareID"}) == device.share_id) {
+      return &status;
+    }
+  }
+  return nullptr;
+}
+
+binding_state device_binding_state(const json& claim, const allocated_device& device) {
+  const json& wanted = array_or_empty(*device.result, {"bindingConditions"});
+  const json& failures = array_or_empty(*device.result, {"bindingFailureConditions"});
+  if (wanted.empty() && failures.empty()) {
+    return binding_state::none;
+  }
+  const json* status = device_status(claim, device);
+  // No status entry from the driver yet: not ready (the scheduler reads it the same way).
+  if (status == nullptr) {
+    return binding_state::waiting;
+  }
+  const json& conditions = array_or_empty(*status, {"conditions"});
+  for (const json& type : failures) {
+    if (type.is_string() && condition_named_true(conditions, type.get<std::string>())) {
+      return binding_state::failed;
+    }
+  }
+  for (const json& type : wanted) {
+    if (!type.is_string() || !condition_named_true(conditions, type.get<std::string>())) {
+      return binding_state::waiting;
+    }
+  }
+  return binding_state::ready;
+}
+
+std::optional<binding_failure> find_binding_failure(const json& claim) {
+  for (const allocated_device& device : allocated_devices(claim)) {
+    const json* status = device_status(claim, device);
+    if (status == nullptr) {
+      continue;
+    }
+    const json& conditions = array_or_empty(*status, {"conditions"});
+    for (const json& type : array_or_empty(*device.result, {"bindingFailureConditions"})) {
+      if (!type.is_string()) {
+        continue;
+      }
+      const json* condition = find_condition(conditions, type.get<std::string>());
+      if (condition_true(condition)) {
+        return binding_failure{device, type.get<std::string>(), string_or(*condition, {"reason"}),
+                               string_or(*condition, {"message"})};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<claim_consumer> reserved_for(const json& claim) {
+  std::vector<claim_consumer> out;
+  for (const json& entry : array_or_empty(claim, {"status", "reservedFor"})) {
+    if (!entry.is_object()) {
+      continue;
+    }
+    out.push_back(claim_consumer{string_or(entry, {"apiGroup"}), string_or(entry, {"resource"}),
+                                 string_or(entry, {"name"}), string_or(entry, {"uid"})});
+  }
+  return out;
+}
+
+std::pair<std::string, std::string> split_request(const std::string& request) {
+  auto slash = request.find('/');
+  if (slash == std::string::npos) {
+    return {request, ""};
+  }
+  return {request.substr(0, slash), request.substr(slash + 1)};
+}
+
+}  // namespace sextant::dra

@@ -1,0 +1,95 @@
+#include "sections/dra/dra_section.hpp"
+
+#include "sections/core/core_section.hpp"
+
+namespace sextant::dra {
+
+std::string dra_api_version(const view_context& context, const kind_key& type) {
+  if (const served_kind* served = context.served.find(type); served != nullptr && !served->versions.empty()) {
+    return std::string(group) + "/" + served->versions.front();
+  }
+  return std::string(group) + "/v1";
+}
+
+section make_section() {
+  section s;
+  s.id = "dra";
+  s.title = "Dynamic Resource Allocation";
+  s.group = std::string(group);
+  s.version_preference = {"v1", "v1beta2", "v1beta1", "v1alpha3"};
+
+  resource_def claims;
+  claims.id = "resourceclaims";
+  claims.title = "Resource Claims";
+  claims.type = claim_kind;
+  claims.plural = "resourceclaims";
+  claims.state = claim_state;
+  claims.summarize = claim_summary;
+  claims.details = claim_details;
+  // The driver's opaque per-device `data` can be large and no view reads it.
+  claims.profile = ingest_profile::keeping({"spec", "status.allocation", "status.reservedFor",
+                                            "status.deallocationRequested", "status.devices.driver",
+                                            "status.devices.pool", "status.devices.device",
+                                            "status.devices.shareID", "status.devices.conditions",
+                                            "status.devices.networkData"});
+  s.resources.push_back(std::move(claims));
+
+  resource_def templates;
+  templates.id = "resourceclaimtemplates";
+  templates.title = "Claim Templates";
+  templates.type = template_kind;
+  templates.plural = "resourceclaimtemplates";
+  templates.state = template_state;
+  templates.summarize = template_summary;
+  templates.details = template_details;
+  templates.profile = ingest_profile::keeping({"spec"});
+  s.resources.push_back(std::move(templates));
+
+  resource_def classes;
+  classes.id = "deviceclasses";
+  classes.title = "Device Classes";
+  classes.type = device_class_kind;
+  classes.plural = "deviceclasses";
+  classes.namespaced = false;
+  classes.state = device_class_state;
+  classes.summarize = device_class_summary;
+  classes.details = device_class_details;
+  classes.profile = ingest_profile::keeping({"spec"});
+  s.resources.push_back(std::move(classes));
+
+  resource_def slices;
+  slices.id = "resourceslices";
+  slices.title = "Resource Slices";
+  slices.type = slice_kind;
+  slices.plural = "resourceslices";
+  slices.namespaced = false;
+  slices.state = slice_state;
+  slices.summarize = slice_summary;
+  slices.details = slice_details;
+  // What the device views read; per-device capacity request policies and the counters a
+  // device consumes stay with the slice's own YAML.
+  slices.profile = ingest_profile::keeping(
+      {"spec.driver", "spec.pool", "spec.nodeName", "spec.nodeSelector", "spec.allNodes",
+       "spec.perDeviceNodeSelection", "spec.sharedCounters", "spec.devices.name", "spec.devices.basic",
+       "spec.devices.attributes", "spec.devices.capacity", "spec.devices.nodeName", "spec.devices.nodeSelector",
+       "spec.devices.allNodes", "spec.devices.taints", "spec.devices.bindsToNode", "spec.devices.bindingConditions",
+       "spec.devices.bindingFailureConditions", "spec.devices.allowMultipleAllocations"});
+  slices.cap = slice_cap;
+  s.resources.push_back(std::move(slices));
+
+  resource_def devices;
+  devices.id = "devices";
+  devices.title = "Devices";
+  devices.type = kind_key{std::string(group), ""};
+  devices.namespaced = false;
+  devices.list_computed = list_devices;
+  s.resources.push_back(std::move(devices));
+
+  s.categories.push_back(problem_category{std::string(problem_category_id), "Dynamic Resource Allocation", true});
+  s.rules.push_back(problem_rule{std::string(problem_category_id), core::pod_kind, evaluate_pod});
+  s.extensions.push_back(details_extension{core::pod_kind, extend_pod_details});
+  s.extensions.push_back(details_extension{core::node_kind, extend_node_details});
+  return s;
+}
+
+}  // namespace sextant::dra
