@@ -22,11 +22,19 @@ std::string name_part(const std::string& qualified) {
   return trimmed(slash == std::string::npos ? qualified : qualified.substr(slash + 1));
 }
 
-std::string on_nodes(const std::optional<std::int64_t>& nodes) {
+// Histogram reasons say how many nodes gave them; the text names "N of M nodes" once the
+// total is known, through this placeholder.
+constexpr std::string_view nodes_placeholder = "{on-nodes}";
+
+std::string on_nodes(const std::optional<std::int64_t>& nodes, const std::optional<std::int64_t>& total) {
   if (!nodes) {
     return "";
   }
-  return " on " + std::to_string(*nodes) + (*nodes == 1 ? " node" : " nodes");
+  std::string count = std::to_string(*nodes);
+  if (total) {
+    return " on " + count + " of " + std::to_string(*total) + (*total == 1 ? " node" : " nodes");
+  }
+  return " on " + count + (*nodes == 1 ? " node" : " nodes");
 }
 
 struct pattern {
@@ -127,20 +135,20 @@ const std::vector<pattern>& patterns() {
         [](const std::smatch& m, dra_reason& r) {
           r.id = "cannot-allocate";
           r.nodes = count_of(m[1]);
-          r.text = "The scheduler cannot allocate all of the pod's claims" + on_nodes(r.nodes) + ".";
+          r.text = "The scheduler cannot allocate all of the pod's claims" + std::string(nodes_placeholder) + ".";
         });
     add("resourceclaim not available on the node", R"re((?:(\d+) )?resourceclaim not available on the node)re",
         [](const std::smatch& m, dra_reason& r) {
           r.id = "claim-not-available-on-node";
           r.nodes = count_of(m[1]);
-          r.text = "An allocated claim cannot be used" + on_nodes(r.nodes) +
+          r.text = "An allocated claim cannot be used" + std::string(nodes_placeholder) +
                    ": its node selector does not match, or its device binding failed or timed out.";
         });
     add("invalid resource pools were encountered", R"re((?:(\d+) )?invalid resource pools were encountered)re",
         [](const std::smatch& m, dra_reason& r) {
           r.id = "invalid-pools";
           r.nodes = count_of(m[1]);
-          r.text = "The scheduler met invalid resource pools" + on_nodes(r.nodes) + ".";
+          r.text = "The scheduler met invalid resource pools" + std::string(nodes_placeholder) + ".";
         });
     add("timed out trying to allocate devices", R"re(node (\S+): timed out trying to allocate devices)re",
         [](const std::smatch& m, dra_reason& r) {
@@ -230,6 +238,9 @@ scheduler_reading recognise_scheduler_message(std::string_view message) {
       reason.source = "scheduler";
       reason.fragment = it->str();
       p.fill(*it, reason);
+      if (auto at = reason.text.find(nodes_placeholder); at != std::string::npos) {
+        reason.text.replace(at, nodes_placeholder.size(), on_nodes(reason.nodes, reading.total_nodes));
+      }
       bool known = std::any_of(found.begin(), found.end(),
                                [&reason](const auto& entry) { return entry.second.same_as(reason); });
       if (!known) {
