@@ -2,6 +2,7 @@
 
 #include "sections/core/core_section.hpp"
 #include "sections/dra/dra_section.hpp"
+#include "sections/kueue/kueue_section.hpp"
 
 namespace sextant {
 
@@ -9,6 +10,7 @@ std::vector<section> all_sections() {
   std::vector<section> sections;
   sections.push_back(core::make_section());
   sections.push_back(dra::make_section());
+  sections.push_back(kueue::make_section());
   return sections;
 }
 

@@ -1,0 +1,126 @@
+#include "sections/kueue/kueue_fields.hpp"
+
+#include <algorithm>
+
+namespace sextant::kueue {
+
+std::string cohort_of(const json& cluster_queue) {
+  std::string cohort = string_or(cluster_queue, {"spec", "cohortName"});
+  return cohort.empty() ? string_or(cluster_queue, {"spec", "cohort"}) : cohort;
+}
+
+std::string parent_of(const json& cohort) {
+  std::string parent = string_or(cohort, {"spec", "parentName"});
+  return parent.empty() ? string_or(cohort, {"spec", "parent"}) : parent;
+}
+
+std::vector<std::string> admission_checks_of(const json& cluster_queue) {
+  std::vector<std::string> names;
+  auto add = [&names](std::string name) {
+    if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) {
+      names.push_back(std::move(name));
+    }
+  };
+  for (const json& name : array_or_empty(cluster_queue, {"spec", "admissionChecks"})) {
+    if (name.is_string()) {
+      add(name.get<std::string>());
+    }
+  }
+  for (const json& rule : array_or_empty(cluster_queue, {"spec", "admissionChecksStrategy", "admissionChecks"})) {
+    add(string_or(rule, {"name"}));
+  }
+  return names;
+}
+
+const json& local_queue_usage(const json& local_queue) {
+  if (const json* usage = find(local_queue, {"status", "flavorsUsage"}); usage != nullptr && usage->is_array()) {
+    return *usage;
+  }
+  return array_or_empty(local_queue, {"status", "flavorUsage"});
+}
+
+std::optional<std::int64_t> accumulated_execution_seconds(const json& workload) {
+  if (auto seconds = get_int(workload, {"status", "accumulatedPastExecutionTimeSeconds"})) {
+    return seconds;
+  }
+  return get_int(workload, {"status", "accumulatedPastExexcutionTimeSeconds"});
+}
+
+std::optional<priority_class_ref> priority_class_of(const json& workload) {
+  if (const json* ref = find(workload, {"spec", "priorityClassRef"}); ref != nullptr && ref->is_object()) {
+    return priority_class_ref{string_or(*ref, {"name"}), string_or(*ref, {"kind"}, "WorkloadPriorityClass")};
+  }
+  std::string name = string_or(workload, {"spec", "priorityClassName"});
+  if (name.empty()) {
+    return std::nullopt;
+  }
+  std::string source = string_or(workload, {"spec", "priorityClassSource"});
+  return priority_class_ref{name, source == "scheduling.k8s.io/priorityclass" ? "PriorityClass" : "WorkloadPriorityClass"};
+}
+
+std::string stop_policy_of(const json& queue) { return string_or(queue, {"spec", "stopPolicy"}, "None"); }
+
+bool being_deleted(const json& object) { return find(object, {"metadata", "deletionTimestamp"}) != nullptr; }
+
+std::string kueue_api_version(const view_context& context, const kind_key& type) {
+  if (const served_kind* served = context.served.find(type); served != nullptr && !served->versions.empty()) {
+    return type.group + "/" + served->versions.front();
+  }
+  return type.group + "/v1beta2";
+}
+
+json link_json(const view_context& context, const kind_key& type, const std::string& api_version,
+               const std::string& namespace_, const std::string& name) {
+  return json{{"apiVersion", api_version},
+              {"kind", type.kind},
+              {"namespace", namespace_.empty() ? json(nullptr) : json(namespace_)},
+              {"name", name},
+              {"path", context.path_json(type, namespace_, name)}};
+}
+
+json link_json(const view_context& context, const cached_object& object) {
+  return link_json(context, object.type, object.api_version, object.namespace_, object.name);
+}
+
+json kueue_link(const view_context& context, const kind_key& type, const std::string& namespace_,
+                const std::string& name) {
+  if (object_ptr cached = context.store.get(type, namespace_, name)) {
+    return link_json(context, *cached);
+  }
+  return link_json(context, type, kueue_api_version(context, type), namespace_, name);
+}
+
+bool list_complete(const view_context& context, const kind_key& type) {
+  return context.store.completeness(type).complete();
+}
+
+const json* condition_of(const json& object, std::string_view type) {
+  return find_condition(array_or_empty(object, {"status", "conditions"}), type);
+}
+
+std::optional<time_point> transition_time(const json* condition) {
+  if (condition == nullptr) {
+    return std::nullopt;
+  }
+  return parse_rfc3339(string_or(*condition, {"lastTransitionTime"}));
+}
+
+std::optional<time_point> created_at(const json& object) {
+  return parse_rfc3339(string_or(object, {"metadata", "creationTimestamp"}));
+}
+
+json conditions_json(const json& object) {
+  json out = json::array();
+  for (const json& condition : array_or_empty(object, {"status", "conditions"})) {
+    out.push_back({{"type", string_or(condition, {"type"})},
+                   {"status", string_or(condition, {"status"})},
+                   {"reason", string_or(condition, {"reason"})},
+                   {"message", string_or(condition, {"message"})},
+                   {"lastTransitionTime", get_string(condition, {"lastTransitionTime"})
+                                              ? json(string_or(condition, {"lastTransitionTime"}))
+                                              : json(nullptr)}});
+  }
+  return out;
+}
+
+}  // namespace sextant::kueue

@@ -1,0 +1,60 @@
+#pragma once
+// Readers for the fields v1beta1 and v1beta2 spell differently, and for the links between
+// Kueue's objects. Each reads whichever spelling the object carries, so one interpreter serves
+// both versions (and the v1alpha1 Cohort of v0.9–v0.12).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sections/view_context.hpp"
+#include "store/object.hpp"
+#include "util/json.hpp"
+
+namespace sextant::kueue {
+
+// ClusterQueue.spec.cohortName (v1beta2) or .cohort (v1beta1); empty when in no cohort.
+std::string cohort_of(const json& cluster_queue);
+// Cohort.spec.parentName (v1beta1+) or .parent (v1alpha1).
+std::string parent_of(const json& cohort);
+// The admission checks a ClusterQueue names: spec.admissionChecks (v1beta1 names) and
+// spec.admissionChecksStrategy.admissionChecks[].name (both versions).
+std::vector<std::string> admission_checks_of(const json& cluster_queue);
+// LocalQueue.status.flavorsUsage (v1beta2) or .flavorUsage (v1beta1).
+const json& local_queue_usage(const json& local_queue);
+// Workload.status.accumulatedPastExecutionTimeSeconds, or v1beta1's misspelt field.
+std::optional<std::int64_t> accumulated_execution_seconds(const json& workload);
+
+// A Workload's priority class: v1beta2 priorityClassRef, or v1beta1 name + source.
+struct priority_class_ref {
+  std::string name;
+  std::string kind;  // "WorkloadPriorityClass" or "PriorityClass"
+};
+std::optional<priority_class_ref> priority_class_of(const json& workload);
+
+// spec.stopPolicy, "None" when unset.
+std::string stop_policy_of(const json& queue);
+bool being_deleted(const json& object);
+
+// The apiVersion to write in a link to a Kueue kind: the object's own when cached, else the
+// version the cluster prefers, else v1beta2.
+std::string kueue_api_version(const view_context& context, const kind_key& type);
+
+// A link object {apiVersion, kind, namespace, name, path} as in a details answer's links.
+json link_json(const view_context& context, const kind_key& type, const std::string& api_version,
+               const std::string& namespace_, const std::string& name);
+json link_json(const view_context& context, const cached_object& object);
+// A link to a Kueue object by name: the cached one's version when it is there.
+json kueue_link(const view_context& context, const kind_key& type, const std::string& namespace_,
+                const std::string& name);
+
+// Whether the cached list of a kind is the whole truth (complete, not cut, readable).
+bool list_complete(const view_context& context, const kind_key& type);
+
+// The Kueue condition "type" of an object, or nullptr.
+const json* condition_of(const json& object, std::string_view type);
+std::optional<time_point> transition_time(const json* condition);
+std::optional<time_point> created_at(const json& object);
+// Condition fields as plain JSON: {type, status, reason, message, lastTransitionTime}.
+json conditions_json(const json& object);
+
+}  // namespace sextant::kueue

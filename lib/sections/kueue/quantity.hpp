@@ -1,0 +1,31 @@
+#pragma once
+// Kubernetes resource quantities ("300m", "36Gi", 9, "1e3") as numbers, and back.
+//
+// Kueue's quotas and usage are quantities; the quota table divides them (share of nominal) and
+// the Workload profile sums container requests. Values are kept as long double base units,
+// which is exact for every quantity a cluster writes in practice (milli-units to exabytes).
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "util/json.hpp"
+
+namespace sextant::kueue {
+
+enum class quantity_style { plain, decimal_si, binary_si };
+
+struct quantity {
+  long double value = 0;  // in base units: cores, bytes, devices
+  quantity_style style = quantity_style::plain;
+};
+
+// Parses a quantity string; nullopt when it is not one.
+std::optional<quantity> parse_quantity(std::string_view text);
+// Reads a quantity from JSON: a string or a number.
+std::optional<quantity> quantity_of(const json& value);
+
+// Formats a value in the given style: binary/decimal suffixes only where exact, else a plain
+// integer, else milli-units ("1500m"), else a decimal.
+std::string format_quantity(long double value, quantity_style style);
+
+}  // namespace sextant::kueue

@@ -1,0 +1,163 @@
+// The Queue section on jobs: the job's Workload, its state and its queues, both as a route of
+// its own (/api/v1/kueue/queue/{jobresource}/{namespace}/{name}) and inside the job's details.
+#include <algorithm>
+
+#include "sections/kueue/kueue_fields.hpp"
+#include "sections/kueue/kueue_section.hpp"
+#include "sections/kueue/workload_reading.hpp"
+
+namespace sextant::kueue {
+namespace {
+
+std::string label_or_annotation(const json& object, std::string_view key, bool annotation_too) {
+  std::string value = string_or(object, {"metadata", "labels", key});
+  if (value.empty() && annotation_too) {
+    value = string_or(object, {"metadata", "annotations", key});
+  }
+  return value;
+}
+
+// Through v0.14 (v1beta1 only) Kueue also read the queue name from an annotation.
+bool kueue_reads_queue_annotation(const view_context& context) {
+  const served_kind* served = context.served.find(workload_kind);
+  return served != nullptr && !served->versions.empty() &&
+         std::find(served->versions.begin(), served->versions.end(), "v1beta2") == served->versions.end();
+}
+
+// The job's Workload: the prebuilt one it names, else the one Kueue labelled with its uid (or
+// that it owns). When several match (a job recreated under the same uid cannot happen, but
+// Workload slices can), the unfinished and newest wins.
+object_ptr workload_of(const cached_object& job, const view_context& context) {
+  std::string prebuilt = label_or_annotation(job.body, prebuilt_workload_label, true);
+  if (!prebuilt.empty()) {
+    if (object_ptr found = context.store.get(workload_kind, job.namespace_, prebuilt)) {
+      return found;
+    }
+  }
+  if (job.uid.empty()) {
+    return nullptr;
+  }
+  std::vector<object_ptr> candidates = context.store.with_label(workload_kind, std::string(job_uid_label), job.uid);
+  if (candidates.empty()) {
+    candidates = context.store.owned_by(workload_kind, job.uid);
+  }
+  object_ptr best;
+  for (const object_ptr& candidate : candidates) {
+    if (candidate->namespace_ != job.namespace_) {
+      continue;
+    }
+    auto rank = [](const object_ptr& workload) {
+      return std::make_pair(!read_workload(workload->body).finished,
+                            string_or(workload->body, {"metadata", "creationTimestamp"}));
+    };
+    if (!best || rank(candidate) > rank(best)) {
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+route_answer error(int status, std::string reason, std::string message) {
+  return route_answer{status,
+                      json{{"error", {{"code", status}, {"reason", reason}, {"message", std::move(message)}}}},
+                      reason};
+}
+
+}  // namespace
+
+const std::vector<job_resource>& job_resources() {
+  static const std::vector<job_resource> resources{
+      {"jobs", {"batch", "Job"}},
+      {"jobsets", {"jobset.x-k8s.io", "JobSet"}},
+      {"rayjobs", {"ray.io", "RayJob"}},
+      {"rayclusters", {"ray.io", "RayCluster"}},
+      {"pytorchjobs", {"kubeflow.org", "PyTorchJob"}},
+      {"tfjobs", {"kubeflow.org", "TFJob"}},
+      {"mpijobs", {"kubeflow.org", "MPIJob"}},
+      {"xgboostjobs", {"kubeflow.org", "XGBoostJob"}},
+      {"paddlejobs", {"kubeflow.org", "PaddleJob"}},
+      {"jaxjobs", {"kubeflow.org", "JAXJob"}},
+      {"trainjobs", {"trainer.kubeflow.org", "TrainJob"}},
+      {"leaderworkersets", {"leaderworkerset.x-k8s.io", "LeaderWorkerSet"}},
+      {"appwrappers", {"workload.codeflare.dev", "AppWrapper"}},
+  };
+  return resources;
+}
+
+json queue_block(const cached_object& job, const view_context& context) {
+  // Where Kueue is not installed there is no Queue section, and nothing is read for it.
+  if (!context.served.serves(workload_kind)) {
+    return nullptr;
+  }
+  std::string queue_name = label_or_annotation(job.body, queue_name_label, kueue_reads_queue_annotation(context));
+  object_ptr workload = workload_of(job, context);
+  if (queue_name.empty() && !workload) {
+    return nullptr;
+  }
+  json block = {{"workload", nullptr},      {"state", nullptr},   {"queueName", queue_name},
+                {"localQueue", nullptr},    {"clusterQueue", nullptr}, {"waiting", nullptr},
+                {"evictions", nullptr},     {"message", nullptr}};
+  if (!workload) {
+    if (!queue_name.empty()) {
+      block["localQueue"] = kueue_link(context, local_queue_kind, job.namespace_, queue_name);
+      if (object_ptr local = context.store.get(local_queue_kind, job.namespace_, queue_name)) {
+        std::string cluster = string_or(local->body, {"spec", "clusterQueue"});
+        block["clusterQueue"] = cluster.empty() ? json(nullptr) : kueue_link(context, cluster_queue_kind, "", cluster);
+      }
+    }
+    block["message"] = list_complete(context, workload_kind)
+                           ? "Queued for Local Queue " + queue_name + ": Kueue has not created its Workload yet."
+                           : std::string("Cannot tell whether Kueue has made a Workload for it: Workloads are not all "
+                                         "read (the Kueue Workloads category is off, or the list is cut short).");
+    return block;
+  }
+  workload_reading reading = read_workload(workload->body);
+  json queues = workload_queues(*workload, context);
+  block["workload"] = link_json(context, *workload);
+  block["state"] = {{"label", reading.state.label}, {"reason", reading.state.reason}, {"message", reading.state.message}};
+  if (queue_name.empty()) {
+    block["queueName"] = string_or(workload->body, {"spec", "queueName"});
+  }
+  block["localQueue"] = queues["localQueue"];
+  block["clusterQueue"] = queues["clusterQueue"];
+  if (reading.waiting) {
+    json waiting = {{"reason", reading.waiting->reason},
+                    {"message", reading.waiting->message},
+                    {"since", reading.waiting->since ? json(format_rfc3339(*reading.waiting->since)) : json(nullptr)},
+                    {"blockedBy", nullptr}};
+    if (auto blocker = blocking_queue(*workload, reading, context)) {
+      waiting["blockedBy"] = blocker_json(*blocker, context);
+      block["message"] = blocker->message;
+    }
+    block["waiting"] = std::move(waiting);
+  }
+  block["evictions"] = evictions_json(evictions_of(workload->body));
+  return block;
+}
+
+route_answer queue_route(std::span<const std::string> rest, const view_context& context) {
+  if (rest.size() != 3) {
+    return error(400, "BadRequest", "Expected /api/v1/kueue/queue/{jobresource}/{namespace}/{name}.");
+  }
+  const std::string& resource = rest[0];
+  auto match = std::find_if(job_resources().begin(), job_resources().end(),
+                            [&resource](const job_resource& candidate) { return candidate.id == resource; });
+  if (match == job_resources().end()) {
+    return error(404, "NotFound", "No job resource \"" + resource + "\" has a Queue section.");
+  }
+  if (!context.served.serves(workload_kind)) {
+    return error(404, "NotServed", "Kueue is not installed: the cluster serves no Workloads.");
+  }
+  object_ptr job = context.store.get(match->type, rest[1], rest[2]);
+  if (!job) {
+    return error(404, "NotFound", match->type.kind + " " + rest[1] + "/" + rest[2] + " not found.");
+  }
+  json block = queue_block(*job, context);
+  if (block.is_null()) {
+    return error(404, "NoQueueSection",
+                 match->type.kind + " " + rest[1] + "/" + rest[2] + " has no queue label and no Workload.");
+  }
+  return route_answer{200, std::move(block), ""};
+}
+
+}  // namespace sextant::kueue

@@ -1,0 +1,94 @@
+// States of Kueue's queue-like kinds: Cluster Queues, Local Queues, Admission Checks, Cohorts.
+#include <set>
+
+#include "sections/kueue/kueue_fields.hpp"
+#include "sections/kueue/kueue_section.hpp"
+
+namespace sextant::kueue {
+namespace {
+
+// Both queue kinds read the same way: the Active condition decides; a stop and a deletion are
+// said as such, anything else is inactive with Kueue's own message.
+object_state queue_state(const cached_object& queue, std::string_view what) {
+  const json& body = queue.body;
+  const json* active = condition_of(body, "Active");
+  if (active != nullptr) {
+    object_state state{"", string_or(*active, {"reason"}), string_or(*active, {"message"})};
+    if (condition_true(active)) {
+      state.label = "Active";
+    } else if (state.reason == "Stopped") {
+      state.label = "Stopped";
+    } else if (state.reason == "Terminating") {
+      state.label = "Terminating";
+    } else {
+      state.label = "Inactive";
+    }
+    if (being_deleted(body) && state.label != "Terminating") {
+      state.label = "Terminating";
+      state.reason = "Terminating";
+      state.message = "Being deleted.";
+    }
+    return state;
+  }
+  if (being_deleted(body)) {
+    return {"Terminating", "Terminating", "Being deleted."};
+  }
+  std::string stop = stop_policy_of(body);
+  if (stop != "None") {
+    return {"Stopped", "", "Stop policy " + stop + " is set; Kueue has not reported this " + std::string(what) +
+                               "'s state yet."};
+  }
+  return {"Inactive", "",
+          "Kueue has not reported this " + std::string(what) + "'s state (no Active condition): is Kueue running?"};
+}
+
+}  // namespace
+
+object_state cluster_queue_state(const cached_object& queue, const view_context&) {
+  return queue_state(queue, "Cluster Queue");
+}
+
+object_state local_queue_state(const cached_object& queue, const view_context&) {
+  return queue_state(queue, "Local Queue");
+}
+
+object_state admission_check_state(const cached_object& check, const view_context&) {
+  const json* active = condition_of(check.body, "Active");
+  if (active == nullptr) {
+    return {"Inactive", "", "The admission check's controller has not reported (no Active condition)."};
+  }
+  return {condition_true(active) ? "Active" : "Inactive", string_or(*active, {"reason"}),
+          string_or(*active, {"message"})};
+}
+
+object_state cohort_state(const cached_object& cohort, const view_context& context) {
+  // A Cohort has no conditions; what can go wrong is its place in the tree.
+  std::set<std::string> seen{cohort.name};
+  std::string parent = parent_of(cohort.body);
+  if (parent.empty()) {
+    return {"Defined", "", "A root cohort."};
+  }
+  std::string first_parent = parent;
+  while (!parent.empty()) {
+    if (parent == cohort.name) {
+      return {"In a cycle", "", "Its parents lead back to itself: Kueue disables every member Cluster Queue until "
+                                "the cycle is removed."};
+    }
+    if (!seen.insert(parent).second) {
+      return {"In a cycle", "", "A cohort above it (" + parent + ") is in a cycle: Kueue disables the member Cluster "
+                                "Queues until the cycle is removed."};
+    }
+    object_ptr next = context.store.get(cohort_kind, "", parent);
+    if (!next) {
+      break;
+    }
+    parent = parent_of(next->body);
+  }
+  if (!context.store.get(cohort_kind, "", first_parent) && list_complete(context, cohort_kind)) {
+    return {"Defined", "", "Under cohort " + first_parent + ", which has no Cohort object: Kueue uses a default "
+                           "(empty) cohort of that name."};
+  }
+  return {"Defined", "", "Under cohort " + first_parent + "."};
+}
+
+}  // namespace sextant::kueue

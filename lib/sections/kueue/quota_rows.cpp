@@ -1,0 +1,42 @@
+#include "sections/kueue/quota_rows.hpp"
+
+#include "sections/kueue/quantity.hpp"
+
+namespace sextant::kueue {
+
+json quantity_text(const json* value) {
+  if (value == nullptr || value->is_null()) {
+    return nullptr;
+  }
+  if (value->is_string()) {
+    return *value;
+  }
+  if (auto parsed = quantity_of(*value)) {
+    return format_quantity(parsed->value, parsed->style);
+  }
+  return value->dump();
+}
+
+json quota_rows(const json& object, bool shares_quota) {
+  json rows = json::array();
+  auto limit = [shares_quota](const json& resource, const char* field) -> json {
+    if (const json* value = find(resource, {field}); value != nullptr && !value->is_null()) {
+      return quantity_text(value);
+    }
+    return shares_quota ? json(no_limit) : json(nullptr);
+  };
+  for (const json& group : array_or_empty(object, {"spec", "resourceGroups"})) {
+    for (const json& flavor : array_or_empty(group, {"flavors"})) {
+      for (const json& resource : array_or_empty(flavor, {"resources"})) {
+        rows.push_back({{"flavor", string_or(flavor, {"name"})},
+                        {"resource", string_or(resource, {"name"})},
+                        {"nominal", quantity_text(find(resource, {"nominalQuota"}))},
+                        {"borrowingLimit", limit(resource, "borrowingLimit")},
+                        {"lendingLimit", limit(resource, "lendingLimit")}});
+      }
+    }
+  }
+  return rows;
+}
+
+}  // namespace sextant::kueue

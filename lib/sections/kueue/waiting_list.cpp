@@ -1,0 +1,103 @@
+#include "sections/kueue/waiting_list.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "sections/kueue/kueue_fields.hpp"
+#include "sections/kueue/kueue_section.hpp"
+#include "sections/kueue/workload_reading.hpp"
+
+namespace sextant::kueue {
+namespace {
+
+struct waiting_entry {
+  object_ptr workload;
+  workload_reading reading;
+  time_point since;
+};
+
+// Why the list may lack Workloads, or empty when it is whole.
+std::string incomplete_reason(const view_context& context) {
+  const list_completeness completeness = context.store.completeness(workload_kind);
+  const std::size_t count = context.store.count(workload_kind);
+  if (count > workload_cap || completeness.value == list_completeness::state::truncated) {
+    return "More than " + std::to_string(workload_cap) + " Workloads: only the first " + std::to_string(workload_cap) +
+           " are read, so this list may be incomplete.";
+  }
+  switch (completeness.value) {
+    case list_completeness::state::complete:
+      return {};
+    case list_completeness::state::unreadable:
+      return "The Workload list cannot be read" + (completeness.reason.empty() ? std::string(".") : ": " + completeness.reason + ".");
+    case list_completeness::state::not_synced:
+      return "Workloads are not read yet: they are read while a queue's details are open, or always when the Kueue "
+             "Workloads problem category is on.";
+    case list_completeness::state::truncated:
+      break;
+  }
+  return completeness.reason;
+}
+
+}  // namespace
+
+std::vector<object_ptr> local_queues_of(const std::string& cluster_queue, const view_context& context) {
+  std::vector<object_ptr> out;
+  for (const object_ptr& queue : context.store.list(local_queue_kind)) {
+    if (string_or(queue->body, {"spec", "clusterQueue"}) == cluster_queue) {
+      out.push_back(queue);
+    }
+  }
+  return out;
+}
+
+json waiting_list(const std::vector<queue_ref>& local_queues, const view_context& context,
+                  const position_lookup& positions, position_in which) {
+  const std::set<queue_ref> queues(local_queues.begin(), local_queues.end());
+  std::vector<waiting_entry> waiting;
+  if (!queues.empty()) {
+    for (const object_ptr& workload : context.store.list(workload_kind)) {
+      if (!queues.contains({workload->namespace_, string_or(workload->body, {"spec", "queueName"})})) {
+        continue;
+      }
+      workload_reading reading = read_workload(workload->body);
+      if (!waits_in_queue(reading)) {
+        continue;
+      }
+      time_point since = reading.waiting->since.value_or(workload->first_seen);
+      waiting.push_back({workload, std::move(reading), since});
+    }
+  }
+  std::sort(waiting.begin(), waiting.end(), [](const waiting_entry& a, const waiting_entry& b) {
+    return std::tie(a.since, a.workload->namespace_, a.workload->name) <
+           std::tie(b.since, b.workload->namespace_, b.workload->name);
+  });
+
+  json items = json::array();
+  for (std::size_t index = 0; index < waiting.size() && index < waiting_list_limit; ++index) {
+    const waiting_entry& entry = waiting[index];
+    const cached_object& workload = *entry.workload;
+    json position = nullptr;
+    if (positions) {
+      if (auto found = positions(workload, context)) {
+        auto value = which == position_in::cluster_queue ? found->in_cluster_queue : found->in_local_queue;
+        position = value ? json(*value) : json(nullptr);
+      }
+    }
+    items.push_back({{"namespace", workload.namespace_},
+                     {"name", workload.name},
+                     {"path", context.path_json(workload.type, workload.namespace_, workload.name)},
+                     {"localQueue", string_or(workload.body, {"spec", "queueName"})},
+                     {"since", format_rfc3339(entry.since)},
+                     {"state", entry.reading.state.label},
+                     {"reason", entry.reading.waiting->reason},
+                     {"message", entry.reading.waiting->message},
+                     {"position", std::move(position)}});
+  }
+  std::string reason = incomplete_reason(context);
+  return json{{"items", std::move(items)},
+              {"total", waiting.size()},
+              {"incomplete", !reason.empty()},
+              {"incompleteReason", reason.empty() ? json(nullptr) : json(reason)}};
+}
+
+}  // namespace sextant::kueue

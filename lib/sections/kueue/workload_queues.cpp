@@ -1,0 +1,125 @@
+// Which queues a Workload is in, and whether one of them holds it up.
+#include "sections/kueue/kueue_fields.hpp"
+#include "sections/kueue/kueue_section.hpp"
+#include "sections/kueue/workload_reading.hpp"
+
+namespace sextant::kueue {
+namespace {
+
+bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+
+// Kueue's own word that a queue is missing, from the messages it writes on QuotaReserved=False:
+// "<Kind> <name> doesn't exist", "... not found", "... is terminating or missing".
+bool kueue_says_missing(const workload_reading& reading, std::string_view kind, const std::string& name) {
+  if (!reading.waiting) {
+    return false;
+  }
+  const std::string& message = reading.waiting->message;
+  std::string subject = std::string(kind) + " " + name + " ";
+  return contains(message, subject + "doesn't exist") || contains(message, subject + "not found") ||
+         contains(message, subject + "is terminating or missing");
+}
+
+std::string held_sentence(const std::string& kind_words, const std::string& name, const object_state& state) {
+  std::string sentence = "Waits because its " + kind_words + " " + name + " is " + state.label;
+  if (state.label == "Stopped") {
+    sentence += " (a stop policy is set)";
+  }
+  return sentence + (state.message.empty() ? "." : ": " + state.message);
+}
+
+}  // namespace
+
+std::string cluster_queue_of(const cached_object& workload, const view_context& context) {
+  std::string admitted_to = string_or(workload.body, {"status", "admission", "clusterQueue"});
+  if (!admitted_to.empty()) {
+    return admitted_to;
+  }
+  std::string local = string_or(workload.body, {"spec", "queueName"});
+  if (local.empty()) {
+    return {};
+  }
+  if (object_ptr queue = context.store.get(local_queue_kind, workload.namespace_, local)) {
+    return string_or(queue->body, {"spec", "clusterQueue"});
+  }
+  return {};
+}
+
+json workload_queues(const cached_object& workload, const view_context& context) {
+  std::string local = string_or(workload.body, {"spec", "queueName"});
+  std::string cluster = cluster_queue_of(workload, context);
+  return json{{"localQueue", local.empty() ? json(nullptr) : kueue_link(context, local_queue_kind, workload.namespace_, local)},
+              {"clusterQueue", cluster.empty() ? json(nullptr) : kueue_link(context, cluster_queue_kind, "", cluster)}};
+}
+
+std::optional<queue_blocker> blocking_queue(const cached_object& workload, const workload_reading& reading,
+                                            const view_context& context) {
+  if (!reading.waiting) {
+    return std::nullopt;
+  }
+  std::string local_name = string_or(workload.body, {"spec", "queueName"});
+  if (local_name.empty()) {
+    return std::nullopt;
+  }
+  object_ptr local = context.store.get(local_queue_kind, workload.namespace_, local_name);
+  if (!local) {
+    if (kueue_says_missing(reading, "LocalQueue", local_name) || list_complete(context, local_queue_kind)) {
+      return queue_blocker{local_queue_kind, workload.namespace_, local_name, false, std::nullopt,
+                           "Waits because its Local Queue " + local_name + " does not exist."};
+    }
+    return std::nullopt;
+  }
+  object_state local_state = local_queue_state(*local, context);
+  const bool local_blames_cluster_queue =
+      local_state.reason == "ClusterQueueDoesNotExist" || local_state.reason == "ClusterQueueIsInactive";
+  if (local_state.label != "Active" && !local_blames_cluster_queue) {
+    return queue_blocker{local_queue_kind, workload.namespace_, local_name, true, local_state,
+                         held_sentence("Local Queue", local_name, local_state)};
+  }
+
+  std::string cluster_name = string_or(local->body, {"spec", "clusterQueue"});
+  if (cluster_name.empty()) {
+    return std::nullopt;
+  }
+  object_ptr cluster = context.store.get(cluster_queue_kind, "", cluster_name);
+  if (!cluster) {
+    if (local_state.reason == "ClusterQueueDoesNotExist" || kueue_says_missing(reading, "ClusterQueue", cluster_name) ||
+        list_complete(context, cluster_queue_kind)) {
+      return queue_blocker{cluster_queue_kind, "", cluster_name, false, std::nullopt,
+                           "Waits because its Cluster Queue " + cluster_name + " does not exist."};
+    }
+    return std::nullopt;
+  }
+  object_state cluster_state = cluster_queue_state(*cluster, context);
+  if (cluster_state.label != "Active") {
+    return queue_blocker{cluster_queue_kind, "", cluster_name, true, cluster_state,
+                         held_sentence("Cluster Queue", cluster_name, cluster_state)};
+  }
+  // The scheduler also treats an Active queue as inactive while its cohort tree has a cycle (or
+  // its topology usage has not synced); only its message tells.
+  if (reading.waiting->message == "ClusterQueue " + cluster_name + " is inactive") {
+    return queue_blocker{cluster_queue_kind, "", cluster_name, true, cluster_state,
+                         "Waits because Kueue's scheduler treats its Cluster Queue " + cluster_name +
+                             " as inactive though its Active condition is True: its cohort tree may have a "
+                             "cycle, or its topology usage has not synced yet."};
+  }
+  if (local_blames_cluster_queue) {
+    return queue_blocker{local_queue_kind, workload.namespace_, local_name, true, local_state,
+                         held_sentence("Local Queue", local_name, local_state)};
+  }
+  return std::nullopt;
+}
+
+json blocker_json(const queue_blocker& blocker, const view_context& context) {
+  json state = nullptr;
+  if (blocker.state) {
+    state = {{"label", blocker.state->label}, {"reason", blocker.state->reason}, {"message", blocker.state->message}};
+  }
+  json out = kueue_link(context, blocker.type, blocker.namespace_, blocker.name);
+  out["exists"] = blocker.exists;
+  out["state"] = std::move(state);
+  out["message"] = blocker.message;
+  return out;
+}
+
+}  // namespace sextant::kueue

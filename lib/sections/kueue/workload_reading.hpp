@@ -1,0 +1,85 @@
+#pragma once
+// One reading of a Workload's conditions, shared by its state, its details, the waiting lists,
+// the Queue section on jobs and the problem rules, so that all of them say the same thing.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sections/section.hpp"
+
+namespace sextant::kueue {
+
+// Who deactivated a Workload, and why.
+struct deactivation {
+  bool by_kueue = false;
+  bool in_progress = false;  // DeactivationTarget set, eviction not applied yet
+  std::string cause;         // "RequeuingLimitExceeded", ... (empty for a person)
+  std::string reason;        // as Kueue wrote it: "DeactivatedDueToAdmissionCheck", "InactiveWorkload"
+  std::string message;       // Kueue's message, as written
+  std::optional<time_point> since;
+};
+
+// Why a Workload without a reservation waits: the QuotaReserved=False condition as written.
+struct waiting_reason {
+  std::string reason;
+  std::string message;
+  std::optional<time_point> since;  // when it began waiting (the condition's transition, else creation)
+};
+
+struct workload_reading {
+  object_state state;
+  std::optional<time_point> since;  // when the deciding condition last changed
+  bool finished = false;
+  bool quota_reserved = false;
+  bool admitted = false;
+  bool evicted = false;  // Evicted=True
+  std::optional<deactivation> deactivated;
+  // Set while it waits for a reservation (not finished, not deactivated, no quota reserved).
+  std::optional<waiting_reason> waiting;
+};
+
+workload_reading read_workload(const json& workload);
+
+// Whether the Workload is waiting in its queue: no quota reserved, not finished, not deactivated.
+inline bool waits_in_queue(const workload_reading& reading) { return reading.waiting.has_value(); }
+
+// A deactivation reason split into who and why: "DeactivatedDueToX" and "InactiveWorkloadX" are
+// Kueue's (cause X); "Deactivated" and "InactiveWorkload" a person's. Nullopt for other reasons.
+std::optional<deactivation> deactivation_from_reason(const std::string& reason);
+// Plain words for a cause Kueue deactivates for.
+std::string deactivation_cause_words(const std::string& cause);
+
+// Evictions so far: schedulingStats.evictions summed, with each (reason, underlyingCause).
+struct eviction_count {
+  std::string reason;
+  std::string underlying_cause;
+  std::int64_t count = 0;
+};
+struct eviction_summary {
+  std::optional<std::int64_t> total;  // null when the Workload carries no schedulingStats yet was evicted
+  std::vector<eviction_count> by_reason;
+};
+eviction_summary evictions_of(const json& workload);
+json evictions_json(const eviction_summary& summary);
+
+// The queue a waiting Workload is held up by: stopped, inactive or missing.
+struct queue_blocker {
+  kind_key type;
+  std::string namespace_;
+  std::string name;
+  bool exists = true;
+  std::optional<object_state> state;  // the queue's own state, when it exists
+  std::string message;                // the sentence that tells the wait through the queue
+  bool stopped() const { return state && (state->label == "Stopped"); }
+};
+std::optional<queue_blocker> blocking_queue(const cached_object& workload, const workload_reading& reading,
+                                            const view_context& context);
+json blocker_json(const queue_blocker& blocker, const view_context& context);
+
+// The Local Queue and Cluster Queue a Workload is in: {localQueue, clusterQueue} links (null
+// when unknown).
+json workload_queues(const cached_object& workload, const view_context& context);
+// The Cluster Queue a Workload is (or would be) admitted to: its admission's, else its Local Queue's.
+std::string cluster_queue_of(const cached_object& workload, const view_context& context);
+
+}  // namespace sextant::kueue

@@ -1,0 +1,122 @@
+// Workloads: state, why they wait, pod sets, evictions, and who deactivated them.
+#include "sections/kueue/kueue_fields.hpp"
+#include "sections/kueue/kueue_section.hpp"
+#include "sections/kueue/pod_sets.hpp"
+#include "sections/kueue/workload_reading.hpp"
+
+namespace sextant::kueue {
+namespace {
+
+json optional_time(const std::optional<time_point>& at) { return at ? json(format_rfc3339(*at)) : json(nullptr); }
+
+json priority_json(const json& body) {
+  auto value = get_int(body, {"spec", "priority"});
+  auto ref = priority_class_of(body);
+  return json{{"value", value ? json(*value) : json(nullptr)},
+              {"className", ref ? json(ref->name) : json(nullptr)},
+              {"classKind", ref ? json(ref->kind) : json(nullptr)}};
+}
+
+json deactivation_json(const deactivation& how) {
+  std::string explanation =
+      how.by_kueue ? std::string(how.in_progress ? "Kueue is deactivating it because " : "Kueue deactivated it because ") +
+                         deactivation_cause_words(how.cause) + ". Set spec.active back to true to queue it again."
+                   : "A person deactivated it (spec.active is false). Set it back to true to queue it again.";
+  return json{{"by", how.by_kueue ? "kueue" : "person"},
+              {"cause", how.cause.empty() ? json(nullptr) : json(how.cause)},
+              {"reason", how.reason},
+              {"message", how.message},
+              {"inProgress", how.in_progress},
+              {"since", optional_time(how.since)},
+              {"explanation", explanation}};
+}
+
+json admission_checks_json(const cached_object& workload, const view_context& context) {
+  json out = json::array();
+  for (const json& check : array_or_empty(workload.body, {"status", "admissionChecks"})) {
+    std::string name = string_or(check, {"name"});
+    json entry = kueue_link(context, admission_check_kind, "", name);
+    entry["state"] = string_or(check, {"state"}, "Pending");
+    entry["message"] = string_or(check, {"message"});
+    entry["lastTransitionTime"] = get_string(check, {"lastTransitionTime"}) ? json(string_or(check, {"lastTransitionTime"}))
+                                                                            : json(nullptr);
+    entry["retryCount"] = get_int(check, {"retryCount"}) ? json(*get_int(check, {"retryCount"})) : json(nullptr);
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+}  // namespace
+
+object_state workload_state(const cached_object& workload, const view_context&) {
+  return read_workload(workload.body).state;
+}
+
+void workload_summary(const cached_object& workload, const view_context& context, json& summary) {
+  std::string local = string_or(workload.body, {"spec", "queueName"});
+  std::string cluster = cluster_queue_of(workload, context);
+  summary["localQueue"] = local.empty() ? json(nullptr) : json(local);
+  summary["clusterQueue"] = cluster.empty() ? json(nullptr) : json(cluster);
+  summary["priority"] = get_int(workload.body, {"spec", "priority"}) ? json(*get_int(workload.body, {"spec", "priority"}))
+                                                                     : json(nullptr);
+}
+
+void workload_details(const cached_object& workload, const view_context& context, details_view& view) {
+  const json& body = workload.body;
+  workload_reading reading = read_workload(body);
+
+  json queues = workload_queues(workload, context);
+  for (const char* rel : {"localQueue", "clusterQueue"}) {
+    if (const json& link = queues[rel]; link.is_object()) {
+      view.link(context, rel, link["apiVersion"].get<std::string>(), link["kind"].get<std::string>(),
+                link["namespace"].is_string() ? link["namespace"].get<std::string>() : std::string(),
+                link["name"].get<std::string>());
+    }
+  }
+  view.blocks["queue"] = std::move(queues);
+
+  json waiting = nullptr;
+  if (reading.waiting) {
+    waiting = {{"reason", reading.waiting->reason},
+               {"message", reading.waiting->message},
+               {"since", optional_time(reading.waiting->since)},
+               {"blockedBy", nullptr}};
+    if (auto blocker = blocking_queue(workload, reading, context)) {
+      waiting["blockedBy"] = blocker_json(*blocker, context);
+      view.note(blocker->message);
+    }
+  }
+  view.blocks["waiting"] = std::move(waiting);
+  view.blocks["deactivation"] = reading.deactivated ? deactivation_json(*reading.deactivated) : json(nullptr);
+  view.blocks["podSets"] = pod_sets_json(body);
+  eviction_summary evictions = evictions_of(body);
+  if (!evictions.total) {
+    view.note("Evicted, but this Kueue does not count evictions (schedulingStats came in v0.12): the number so far "
+              "cannot be told.");
+  }
+  view.blocks["evictions"] = evictions_json(evictions);
+  view.blocks["admissionChecks"] = admission_checks_json(workload, context);
+  if (const json* requeue = find(body, {"status", "requeueState"}); requeue != nullptr && requeue->is_object()) {
+    view.blocks["requeueState"] = {{"count", get_int(*requeue, {"count"}) ? json(*get_int(*requeue, {"count"})) : json(nullptr)},
+                                   {"requeueAt", get_string(*requeue, {"requeueAt"}) ? json(string_or(*requeue, {"requeueAt"}))
+                                                                                    : json(nullptr)}};
+  } else {
+    view.blocks["requeueState"] = nullptr;
+  }
+  view.blocks["priority"] = priority_json(body);
+  if (auto ref = priority_class_of(body); ref && ref->kind == "WorkloadPriorityClass") {
+    view.link(context, "priorityClass", kueue_api_version(context, priority_class_kind), "WorkloadPriorityClass", "",
+              ref->name);
+  }
+  auto maximum = get_int(body, {"spec", "maximumExecutionTimeSeconds"});
+  auto accumulated = accumulated_execution_seconds(body);
+  view.blocks["execution"] = {{"maximumSeconds", maximum ? json(*maximum) : json(nullptr)},
+                              {"accumulatedPastSeconds", accumulated ? json(*accumulated) : json(nullptr)}};
+  for (const json& owner : array_or_empty(body, {"metadata", "ownerReferences"})) {
+    view.link(context, "owner", string_or(owner, {"apiVersion"}), string_or(owner, {"kind"}), workload.namespace_,
+              string_or(owner, {"name"}));
+  }
+  view.blocks["conditions"] = conditions_json(body);
+}
+
+}  // namespace sextant::kueue

@@ -1,0 +1,221 @@
+#include <catch2/catch.hpp>
+
+#include "kueue_test_support.hpp"
+#include "problems/problem_engine.hpp"
+#include "sections/kueue/kueue_section.hpp"
+
+using namespace sextant;
+using namespace sextant::kueue;
+using namespace sextant::kueue::testing;
+using sextant::testing::at;
+using sextant::testing::fixture_cluster;
+
+namespace {
+
+const std::string v1beta2 = "kueue.x-k8s.io/v1beta2";
+
+std::vector<problem> evaluate(fixture_cluster& cluster, bool workloads_on, const std::string& when) {
+  section s = make_section();
+  problem_engine engine(s.categories, s.rules);
+  engine.set_enabled(std::string(workloads_category), workloads_on);
+  view_context context = cluster.context();
+  context.now = at(when.c_str());
+  engine.evaluate(context);
+  return engine.current();
+}
+
+bool has(const std::vector<problem>& problems, const std::string& name, const std::string& finding) {
+  for (const problem& p : problems) {
+    if (p.name == name && p.finding_id == finding) {
+      return true;
+    }
+  }
+  return false;
+}
+
+const problem* find_problem(const std::vector<problem>& problems, const std::string& name) {
+  for (const problem& p : problems) {
+    if (p.name == name) {
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
+const char* queues_yaml = R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: no-flavor}
+status:
+  conditions:
+  - {type: Active, status: "False", reason: FlavorNotFound, message: "Can't admit new workloads: references missing ResourceFlavor(s): [a100].", lastTransitionTime: "2026-11-29T10:00:00Z"}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: held}
+spec: {stopPolicy: HoldAndDrain}
+status:
+  conditions:
+  - {type: Active, status: "False", reason: Stopped, message: "Can't admit new workloads: is stopped.", lastTransitionTime: "2026-11-29T10:00:00Z"}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: fine}
+status:
+  conditions:
+  - {type: Active, status: "True", reason: Ready, message: Can admit new workloads, lastTransitionTime: "2026-11-29T10:00:00Z"}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {name: dangling, namespace: ml}
+spec: {clusterQueue: nowhere}
+status:
+  conditions:
+  - {type: Active, status: "False", reason: ClusterQueueDoesNotExist, message: "Can't submit new workloads to clusterQueue", lastTransitionTime: "2026-11-29T10:00:00Z"}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: ok, namespace: ml}
+spec: {clusterQueue: fine}
+status:
+  conditions:
+  - {type: Active, status: "True", reason: Ready, message: Can submit new workloads to localQueue, lastTransitionTime: "2026-11-29T10:00:00Z"}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: stopped-lq, namespace: ml}
+spec: {clusterQueue: held}
+status:
+  conditions:
+  - {type: Active, status: "True", reason: Ready, message: Can submit new workloads to localQueue, lastTransitionTime: "2026-11-29T10:00:00Z"}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: unreported, namespace: ml}
+spec: {clusterQueue: ghost}
+)";
+
+}  // namespace
+
+TEST_CASE("the Kueue categories: queues on by default, Workloads off", "[kueue][problems]") {
+  section s = make_section();
+  REQUIRE(s.categories.size() == 2);
+  CHECK(s.categories[0].id == "kueue-queues");
+  CHECK(s.categories[0].enabled_by_default);
+  CHECK(s.categories[1].id == "kueue-workloads");
+  CHECK(s.categories[1].title == "Kueue Workloads");
+  CHECK_FALSE(s.categories[1].enabled_by_default);
+  for (const resource_def& r : s.resources) {
+    if (r.id == "workloads") {
+      CHECK(r.demand_category == "kueue-workloads");
+      CHECK(r.cap == 5000);
+    }
+    if (r.id == "clusterqueues" || r.id == "localqueues") {
+      CHECK(r.details_need == std::vector<kind_key>{workload_kind});
+    }
+  }
+}
+
+TEST_CASE("an inactive Cluster Queue and a Local Queue without its Cluster Queue, after 2 minutes",
+          "[kueue][problems]") {
+  fixture_cluster cluster;
+  cluster.load_yaml(queues_yaml);
+  auto early = evaluate(cluster, false, "2026-11-29T10:01:59Z");
+  CHECK(early.empty());
+  auto later = evaluate(cluster, false, "2026-11-29T10:02:00Z");
+  CHECK(has(later, "no-flavor", "inactive"));
+  CHECK(has(later, "dangling", "cluster-queue-missing"));
+  CHECK_FALSE(has(later, "held", "inactive"));  // a stop is no fault
+  CHECK_FALSE(has(later, "fine", "inactive"));
+  CHECK_FALSE(has(later, "ok", "cluster-queue-missing"));
+  // Kueue has not spoken and the Cluster Queue list is not known whole: no guess.
+  CHECK_FALSE(has(later, "unreported", "cluster-queue-missing"));
+  const problem* inactive = find_problem(later, "no-flavor");
+  REQUIRE(inactive != nullptr);
+  CHECK(inactive->category == "kueue-queues");
+  CHECK(format_rfc3339(inactive->since) == "2026-11-29T10:00:00Z");
+  CHECK_THAT(inactive->message, Catch::Contains("references missing ResourceFlavor(s): [a100]"));
+
+  // With every Cluster Queue read, a missing one is known even before Kueue says so: from when
+  // the daemon first saw it missing.
+  mark_complete(cluster);
+  section s = make_section();
+  problem_engine engine(s.categories, s.rules);
+  view_context context = cluster.context();
+  context.now = at("2026-11-29T10:02:00Z");
+  engine.evaluate(context);
+  CHECK_FALSE(has(engine.current(), "unreported", "cluster-queue-missing"));
+  context.now = at("2026-11-29T10:04:00Z");
+  engine.evaluate(context);
+  CHECK(has(engine.current(), "unreported", "cluster-queue-missing"));
+}
+
+TEST_CASE("Workload problems: quota 30 min, inadmissible 5 min, 3 evictions, Kueue's deactivation",
+          "[kueue][problems]") {
+  fixture_cluster cluster;
+  cluster.load_yaml(queues_yaml);
+  const std::string t0 = "2026-11-29T10:00:00Z";
+  json evicted_stats = {{"schedulingStats", {{"evictions", {{{"reason", "Preempted"}, {"underlyingCause", ""}, {"count", 2}},
+                                                             {{"reason", "PodsReadyTimeout"}, {"underlyingCause", "WaitForStart"}, {"count", 1}}}}}}};
+  load(cluster,
+       {workload(v1beta2, "ml", "quota", "ok",
+                 {condition("QuotaReserved", "False", "Pending",
+                            "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 2 more needed", t0)}),
+        workload(v1beta2, "ml", "lost", "missing-lq",
+                 {condition("QuotaReserved", "False", "Inadmissible", "LocalQueue missing-lq doesn't exist", t0)}),
+        workload(v1beta2, "ml", "bounced", "ok",
+                 {condition("QuotaReserved", "True", "QuotaReserved", "Quota reserved in ClusterQueue fine", t0),
+                  condition("Admitted", "True", "Admitted", "The workload is admitted", t0),
+                  condition("Evicted", "False", "QuotaReserved", "Previously: Preempted", t0)},
+                 evicted_stats),
+        workload(v1beta2, "ml", "kueue-off", "ok",
+                 {condition("Evicted", "True", "DeactivatedDueToRequeuingLimitExceeded",
+                            "The workload is deactivated due to exceeding the maximum number of re-queuing retries", t0)},
+                 json::object(), {{"active", false}}),
+        workload(v1beta2, "ml", "person-off", "ok",
+                 {condition("Evicted", "True", "Deactivated", "The workload is deactivated", t0)}, json::object(),
+                 {{"active", false}}),
+        workload(v1beta2, "ml", "held-back", "stopped-lq",
+                 {condition("QuotaReserved", "False", "Inadmissible", "ClusterQueue held is stopped", t0)}),
+        workload(v1beta2, "ml", "finished", "ok",
+                 {condition("Finished", "True", "Failed", "Job has reached the specified backoff limit", t0)},
+                 evicted_stats)});
+  mark_complete(cluster);
+
+  SECTION("off by default: nothing judged") {
+    auto problems = evaluate(cluster, false, "2026-11-29T12:00:00Z");
+    for (const problem& p : problems) {
+      CHECK(p.category == "kueue-queues");
+    }
+  }
+  SECTION("at once: evictions and Kueue's deactivation; not a person's") {
+    auto problems = evaluate(cluster, true, "2026-11-29T10:00:00Z");
+    CHECK(has(problems, "bounced", "evicted-repeatedly"));
+    CHECK(has(problems, "kueue-off", "deactivated-by-kueue"));
+    CHECK_FALSE(has(problems, "person-off", "deactivated-by-kueue"));
+    CHECK(find_problem(problems, "person-off") == nullptr);
+    CHECK_FALSE(has(problems, "lost", "inadmissible"));
+    CHECK(find_problem(problems, "finished") == nullptr);
+    const problem* bounced = find_problem(problems, "bounced");
+    REQUIRE(bounced != nullptr);
+    CHECK(bounced->message == "Evicted 3 times so far: Preempted ×2, PodsReadyTimeout (WaitForStart) ×1.");
+  }
+  SECTION("inadmissible after 5 minutes, told through the queue") {
+    auto before = evaluate(cluster, true, "2026-11-29T10:04:59Z");
+    CHECK_FALSE(has(before, "lost", "inadmissible"));
+    auto after = evaluate(cluster, true, "2026-11-29T10:05:00Z");
+    REQUIRE(has(after, "lost", "inadmissible"));
+    CHECK(find_problem(after, "lost")->message == "Waits because its Local Queue missing-lq does not exist.");
+    CHECK_FALSE(has(after, "quota", "waiting-for-quota"));
+    // A Workload held by a stopped queue has no problem: the stop is someone's decision.
+    CHECK(find_problem(after, "held-back") == nullptr);
+  }
+  SECTION("waiting for quota after 30 minutes, in Kueue's words") {
+    CHECK_FALSE(has(evaluate(cluster, true, "2026-11-29T10:29:59Z"), "quota", "waiting-for-quota"));
+    auto after = evaluate(cluster, true, "2026-11-29T10:30:00Z");
+    REQUIRE(has(after, "quota", "waiting-for-quota"));
+    CHECK(find_problem(after, "quota")->message ==
+          "Waiting for quota in Cluster Queue fine: couldn't assign flavors to pod set main: insufficient unused quota "
+          "for cpu in flavor default, 2 more needed");
+  }
+}
