@@ -27,7 +27,8 @@ bool valid_name(const std::string& text) {
 
 // Rejects parameters a route does not take, by name: a typo should not silently widen a list.
 std::optional<api_response> only_params(const parsed_target& target, std::initializer_list<const char*> allowed) {
-  for (const auto& [key, value] : target.query) {
+  for (const auto& parameter : target.query) {
+    const std::string& key = parameter.first;
     if (std::none_of(allowed.begin(), allowed.end(), [&key](const char* name) { return key == name; })) {
       std::string list;
       for (const char* name : allowed) {

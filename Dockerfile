@@ -1,0 +1,21 @@
+# Builds sextantd on Debian 12 with the same package list the README's commands use, and ships
+# the binary with only its runtime libraries.
+FROM debian:12 AS build
+WORKDIR /src
+COPY scripts/install-deps.sh scripts/
+RUN scripts/install-deps.sh
+COPY . .
+RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_TESTS=OFF -DSEXTANT_BENCH=OFF \
+ && cmake --build /build --target sextantd
+
+FROM debian:12-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libssl3 libyaml-cpp0.7 libspdlog1.10 libfmt9 libsimdjson14 ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=build /build/cmd/sextantd/sextantd /usr/local/bin/sextantd
+COPY config/sextantd.yaml /etc/sextantd/sextantd.yaml
+COPY examples/demo-cluster /usr/share/sextantd/demo-cluster
+USER 65532:65532
+EXPOSE 8080
+ENTRYPOINT ["/usr/local/bin/sextantd"]
+CMD ["--in-cluster", "--listen", "0.0.0.0:8080"]

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds the ingest benchmark in Release and runs it under /usr/bin/time -v (peak RSS).
+# Usage: bench/run.sh            Results belong in README.md's "Speed and memory" table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+command -v /usr/bin/time >/dev/null || { apt-get install -y -q time >/dev/null; }
+cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_TESTS=OFF -DSEXTANT_BENCH=ON >/dev/null
+cmake --build build-bench --target ingest_bench
+/usr/bin/time -v build-bench/bench/ingest_bench 2> build-bench/time.txt
+grep -E "Maximum resident|Elapsed \(wall" build-bench/time.txt

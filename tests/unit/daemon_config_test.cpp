@@ -1,0 +1,74 @@
+#include "config/daemon_config.hpp"
+
+#include <fstream>
+
+#include <catch2/catch.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include "support/fixtures.hpp"
+
+using namespace sextant;
+
+TEST_CASE("flags set every documented key, and --key=value works too", "[config]") {
+  auto parsed = parse_command_line({"--snapshot", "demo", "--now=2026-11-29T12:00:00Z", "--listen", "0.0.0.0:9090",
+                                    "--max-connections", "8", "--in-cluster", "--log-format", "json"});
+  CHECK(parsed.config.snapshot == "demo");
+  REQUIRE(parsed.config.now.has_value());
+  CHECK(format_rfc3339(*parsed.config.now) == "2026-11-29T12:00:00Z");
+  CHECK(parsed.config.listen == "0.0.0.0:9090");
+  CHECK(parsed.config.max_connections == 8);
+  CHECK(parsed.config.in_cluster);
+  CHECK(parsed.config.log_format == "json");
+}
+
+TEST_CASE("bad flags and values are errors that name them", "[config]") {
+  auto error_of = [](std::vector<std::string> args) {
+    try {
+      parse_command_line(args);
+    } catch (const config_error& error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  CHECK_THAT(error_of({"--colour", "red"}), Catch::Contains("unknown flag \"--colour\""));
+  CHECK_THAT(error_of({"--listen", "8080"}), Catch::Contains("--listen") && Catch::Contains("ADDRESS:PORT"));
+  CHECK_THAT(error_of({"--listen", "127.0.0.1:99999"}), Catch::Contains("out of range"));
+  CHECK_THAT(error_of({"--max-connections", "-3"}), Catch::Contains("--max-connections"));
+  CHECK_THAT(error_of({"--log-format", "xml"}), Catch::Contains("not one of auto, text, json"));
+  CHECK_THAT(error_of({"--now", "noon"}), Catch::Contains("RFC 3339"));
+  CHECK_THAT(error_of({"--snapshot"}), Catch::Contains("--snapshot needs a value"));
+  CHECK_THAT(error_of({"--config", "/no/such/file.yaml"}), Catch::Contains("cannot read /no/such/file.yaml"));
+}
+
+TEST_CASE("the config file: every key documented in config/sextantd.yaml, unknown keys named", "[config]") {
+  daemon_config config;
+  std::ifstream in(testing::source_dir() / "config/sextantd.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  apply_config_yaml(config, text.str(), "sextantd.yaml");
+  CHECK(config.listen == "127.0.0.1:8080");
+  // Every option is in the default file, and every key of the file is an option.
+  YAML::Node file = YAML::Load(text.str());
+  for (const config_option& option : config_options()) {
+    INFO(option.key);
+    CHECK((file[option.key] || text.str().find("# " + option.key + ":") != std::string::npos));
+    CHECK_THAT(text.str(), Catch::Contains(option.flag));
+  }
+  try {
+    apply_config_yaml(config, "listen: 127.0.0.1:1\nmaxConnectons: 3\n", "my.yaml");
+    FAIL("an unknown key was accepted");
+  } catch (const config_error& error) {
+    CHECK_THAT(error.what(), Catch::Contains("my.yaml:2") && Catch::Contains("unknown key \"maxConnectons\""));
+  }
+  CHECK_THROWS_AS(apply_config_yaml(config, "listen: [a, b]\n", "x.yaml"), config_error);
+  CHECK_THROWS_AS(apply_config_yaml(config, "- a list\n", "x.yaml"), config_error);
+}
+
+TEST_CASE("flags win over the config file", "[config]") {
+  auto path = std::filesystem::temp_directory_path() / "sextant-config-test.yaml";
+  std::ofstream(path) << "listen: 127.0.0.1:7000\nlogLevel: debug\n";
+  auto parsed = parse_command_line({"--listen", "127.0.0.1:7001", "--config", path.string()});
+  CHECK(parsed.config.listen == "127.0.0.1:7001");
+  CHECK(parsed.config.log_level == "debug");
+  std::filesystem::remove(path);
+}
