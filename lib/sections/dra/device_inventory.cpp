@@ -1,5 +1,7 @@
 #include "sections/dra/device_inventory.hpp"
 
+#include <algorithm>
+
 #include "sections/dra/claim_reading.hpp"
 #include "sections/dra/dra_section.hpp"
 
@@ -133,6 +135,18 @@ json device_row(const slice_info& info, const std::string& slice_name, const pub
   }
   row["alsoAllocatedTo"] = std::move(others);
   return row;
+}
+
+json sorted_rows(std::vector<json> rows) {
+  auto key = [](const json& row) {
+    return std::make_tuple(string_or(row, {"driver"}), string_or(row, {"pool"}), string_or(row, {"device"}));
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&key](const json& a, const json& b) { return key(a) < key(b); });
+  json out = json::array();
+  for (json& row : rows) {
+    out.push_back(std::move(row));
+  }
+  return out;
 }
 
 }  // namespace sextant::dra

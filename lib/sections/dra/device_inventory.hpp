@@ -81,4 +81,7 @@ class allocation_index {
 json device_row(const slice_info& slice, const std::string& slice_name, const published_device& device,
                 bool pool_complete, const allocation_index& allocations, const view_context& context);
 
+// Rows in the order every device list shows them: by driver, pool, then device.
+json sorted_rows(std::vector<json> rows);
+
 }  // namespace sextant::dra

@@ -1,7 +1,5 @@
 // The Devices page: every device of the newest generation of every pool, from at most 500
 // slices, with the claim that holds it.
-#include <algorithm>
-
 #include "sections/dra/device_inventory.hpp"
 #include "sections/dra/dra_section.hpp"
 
@@ -23,15 +21,7 @@ computed_list list_devices(const view_context& context) {
       rows.push_back(device_row(entry.info, entry.object->name, device, complete, allocations, context));
     }
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const json& a, const json& b) {
-    return std::tie(a["driver"].get_ref<const std::string&>(), a["pool"].get_ref<const std::string&>(),
-                    a["device"].get_ref<const std::string&>()) <
-           std::tie(b["driver"].get_ref<const std::string&>(), b["pool"].get_ref<const std::string&>(),
-                    b["device"].get_ref<const std::string&>());
-  });
-  for (json& row : rows) {
-    out.items.push_back(std::move(row));
-  }
+  out.items = sorted_rows(std::move(rows));
   out.incomplete = slices.incomplete;
   // A claim list that is not complete leaves the items whole: their allocatedTo says "cannot tell".
   out.incomplete_reason = slices.incomplete_reason;
@@ -45,7 +35,7 @@ void extend_node_details(const cached_object& node, const view_context& context,
   slice_window slices = read_slice_window(context);
   pool_index pools(slices.slices);
   allocation_index allocations(context);
-  json devices = json::array();
+  std::vector<json> devices;
   for (const read_slice_entry& entry : slices.slices) {
     if (!pools.current(entry.info)) {
       continue;
@@ -64,7 +54,7 @@ void extend_node_details(const cached_object& node, const view_context& context,
       }
     }
   }
-  view.blocks["draDevices"] = std::move(devices);
+  view.blocks["draDevices"] = sorted_rows(std::move(devices));
   if (slices.incomplete) {
     view.note("The DRA devices listed may be incomplete: " + slices.incomplete_reason + ".");
   }
