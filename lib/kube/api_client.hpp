@@ -1,0 +1,110 @@
+#pragma once
+// The HTTPS client of the daemon: GET requests to one API server, answered whole (lists,
+// discovery, single objects) or as a stream (watches).
+//
+// One instance per cluster, on the event loop. Connections for whole answers are kept alive
+// and reused; a stream owns its connection until it ends. Credentials come from a
+// credential_source: a 401 makes it refresh (token file, exec plugin) and the request is sent
+// once more. Every answer, and every failure to get one, is counted by verb and code.
+// Failures are values (status 0 with an error sentence), never exceptions.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kube/asio.hpp"
+#include "kube/cancel_token.hpp"
+#include "kube/connection_config.hpp"
+#include "kube/credential_source.hpp"
+#include "metrics/metrics_registry.hpp"
+#include "util/time.hpp"
+
+namespace boost::asio::ssl {
+class context;
+}
+
+namespace sextant::kube {
+
+struct request_options {
+  std::string accept = "application/json";
+  std::string verb = "get";  // the metrics label: get, list, watch
+  std::optional<std::uint64_t> body_limit = std::uint64_t{1} << 30;  // lists can be large
+  std::chrono::seconds timeout{120};  // until the whole answer (or a stream's header) is in
+};
+
+struct http_reply {
+  int status = 0;  // 0: no HTTP answer; `error` says why
+  std::string content_type;
+  std::string body;
+  std::string error;
+};
+
+struct stream_chunk {
+  std::string_view data;  // valid until the next read
+  bool done = false;      // the body ended normally
+  bool idle = false;      // nothing arrived within the idle timeout
+  std::string error;      // the connection failed
+};
+
+// The body of an answer as it arrives.
+class body_stream {
+ public:
+  virtual ~body_stream() = default;
+  virtual net::awaitable<stream_chunk> read() = 0;
+  virtual void cancel() = 0;
+};
+
+struct stream_reply {
+  int status = 0;
+  std::string content_type;
+  std::string body;  // the whole body of a non-200 answer (a Status, usually)
+  std::string error;
+  std::unique_ptr<body_stream> stream;  // set for a 200
+};
+
+class api_client {
+ public:
+  // `wall` must outlive the client.
+  api_client(net::any_io_executor executor, connection_config config, metrics_registry& metrics, const clock& wall);
+  ~api_client();
+
+  // Builds the TLS context from the static config: an unusable CA or client certificate is
+  // reported here, at startup, naming the field.
+  std::string init();
+
+  net::awaitable<http_reply> get(std::string target, request_options options,
+                                 std::shared_ptr<cancel_token> cancel = nullptr);
+  net::awaitable<stream_reply> open_stream(std::string target, request_options options,
+                                           std::chrono::seconds idle_timeout,
+                                           std::shared_ptr<cancel_token> cancel = nullptr);
+
+  const connection_config& config() const { return config_; }
+  credential_source& credentials() { return credentials_; }
+  // The value of the version-less counter family for tests: requests by verb and code.
+  static constexpr const char* requests_metric = "sextant_apiserver_requests_total";
+
+  struct connection;
+
+ private:
+  struct exchange;
+  net::awaitable<exchange> send(const std::string& target, const request_options& options,
+                                const std::shared_ptr<cancel_token>& cancel, bool allow_pooled);
+  net::awaitable<std::string> connect(connection& c);
+  std::shared_ptr<net::ssl::context> tls_for(const auth_material& auth, std::string& error);
+  void count(const std::string& verb, int status);
+
+  net::any_io_executor executor_;
+  connection_config config_;
+  metrics_registry& metrics_;
+  credential_source credentials_;
+
+  std::string tls_cert_pem_;  // the client certificate the current context presents
+  std::shared_ptr<net::ssl::context> tls_;
+  std::uint64_t tls_generation_ = 0;
+  std::vector<std::shared_ptr<connection>> idle_;
+};
+
+}  // namespace sextant::kube

@@ -1,0 +1,277 @@
+#include "kube/live_source.hpp"
+
+#include <set>
+
+#include <spdlog/spdlog.h>
+
+#include "kube/api_lister_watcher.hpp"
+#include "kube/backoff.hpp"
+#include "kube/discovery.hpp"
+
+namespace sextant::kube {
+namespace {
+
+constexpr const char* cache_objects_metric = "sextant_watch_cache_objects";
+constexpr const char* synced_metric = "sextant_watch_synced";
+// How often on-demand watches are checked for expiry when nothing else wakes the loop.
+constexpr auto sweep_interval = std::chrono::seconds(15);
+
+}  // namespace
+
+live_source::live_source(net::any_io_executor executor, connection_config config, std::vector<section> sections,
+                         ingest_profiles profiles, object_store& store, served_kinds& served,
+                         metrics_registry& metrics, const clock& wall, live_options options)
+    : executor_(executor), sections_(std::move(sections)), profiles_(std::move(profiles)), store_(store),
+      served_(served), metrics_(metrics), wall_(wall), options_(options),
+      client_(executor, std::move(config), metrics, wall), decoder_(profiles_), wake_timer_(executor) {
+  for (const section& s : sections_) {
+    for (const problem_category& category : s.categories) {
+      category_defaults_[category.id] = category.enabled_by_default;
+    }
+  }
+  reflector_metrics::describe(metrics_);
+  metrics_.describe(cache_objects_metric, metrics_registry::metric_type::gauge, "Objects cached per watched resource.");
+  metrics_.describe(synced_metric, metrics_registry::metric_type::gauge,
+                    "Whether a watched resource has completed its first list (1) or not yet (0).");
+  std::weak_ptr<bool> alive = alive_;
+  metrics_.add_collector([this, alive](metrics_registry& registry) {
+    if (alive.lock()) {
+      collect(registry);
+    }
+  });
+}
+
+live_source::~live_source() {
+  *alive_ = false;
+  stop();
+}
+
+std::string live_source::init() { return client_.init(); }
+
+void live_source::start() {
+  if (started_) {
+    return;
+  }
+  started_ = true;
+  spdlog::info("live: connecting to {} ({})", client_.config().server.authority(), client_.config().source);
+  net::co_spawn(executor_, supervise(this, alive_), net::detached);
+}
+
+void live_source::stop() {
+  if (stopped_) {
+    return;
+  }
+  stopped_ = true;
+  std::vector<kind_key> types;
+  for (const auto& [type, r] : running_) {
+    types.push_back(type);
+  }
+  for (const kind_key& type : types) {
+    stop_watch(type, false);
+  }
+  wake();
+  if (!started_) {
+    finished_ = true;
+  }
+}
+
+void live_source::set_category_check(std::function<bool(const std::string&)> enabled) {
+  category_enabled_ = std::move(enabled);
+}
+
+void live_source::categories_changed() {
+  if (started_ && !stopped_ && discovered_) {
+    reconcile();
+  }
+}
+
+void live_source::demand(const kind_key& type) {
+  demanded_[type] = std::chrono::steady_clock::now();
+  if (started_ && !stopped_ && discovered_ && !running_.contains(type)) {
+    reconcile();
+  }
+}
+
+void live_source::rediscover() {
+  rediscover_requested_ = true;
+  wake();
+}
+
+void live_source::wake() {
+  wake_requested_ = true;
+  wake_timer_.cancel();
+}
+
+std::vector<std::string> live_source::readiness() const {
+  std::vector<std::string> waiting;
+  if (!discovered_) {
+    waiting.push_back("discovery");
+  }
+  for (const auto& [type, r] : running_) {
+    if (!r.watch->synced()) {
+      waiting.push_back(r.spec.name());
+    }
+  }
+  return waiting;
+}
+
+std::map<std::string, std::string> live_source::watches() const {
+  std::map<std::string, std::string> out;
+  for (const auto& [type, r] : running_) {
+    out[r.spec.name()] = r.spec.version;
+  }
+  return out;
+}
+
+const reflector* live_source::find_watch(const kind_key& type) const {
+  auto it = running_.find(type);
+  return it == running_.end() ? nullptr : it->second.watch.get();
+}
+
+bool live_source::wanted(const watch_spec& spec, std::chrono::steady_clock::time_point now) const {
+  if (spec.demand_categories.empty()) {
+    return true;
+  }
+  for (const std::string& category : spec.demand_categories) {
+    bool on = false;
+    if (category_enabled_) {
+      on = category_enabled_(category);
+    } else if (auto it = category_defaults_.find(category); it != category_defaults_.end()) {
+      on = it->second;
+    }
+    if (on) {
+      return true;
+    }
+  }
+  auto asked = demanded_.find(spec.type);
+  return asked != demanded_.end() && now - asked->second < options_.demand_ttl;
+}
+
+void live_source::start_watch(const watch_spec& spec) {
+  resource_target target{spec.type, spec.version, spec.plural, spec.label_selector};
+  auto source = std::make_unique<api_lister_watcher>(client_, decoder_, target);
+  reflector_options options = options_.reflector;
+  options.cap = spec.cap;
+  options.streaming_list = options_.streaming_lists && server_minor_ >= options_.streaming_min_minor;
+  std::weak_ptr<bool> alive = alive_;
+  auto watch = std::make_shared<reflector>(executor_, spec.type, spec.name(), std::move(source), store_, metrics_,
+                                           wall_, options, [this, alive] {
+                                             if (alive.lock()) {
+                                               rediscover();
+                                             }
+                                           });
+  spdlog::info("live: watching {} ({}{}{})", spec.name(), target.api_version(),
+               spec.label_selector.empty() ? "" : ", selector " + spec.label_selector,
+               spec.cap == 0 ? "" : ", at most " + std::to_string(spec.cap));
+  running_[spec.type] = running{spec, watch};
+  net::co_spawn(executor_, reflector::run(watch), net::detached);
+}
+
+void live_source::stop_watch(const kind_key& type, bool clear) {
+  auto it = running_.find(type);
+  if (it == running_.end()) {
+    return;
+  }
+  spdlog::info("live: no longer watching {}", it->second.spec.name());
+  it->second.watch->stop();
+  running_.erase(it);
+  if (clear) {
+    // What is not watched is not known: the kind's objects go, and its lists say so.
+    store_.replace_all(type, {});
+    store_.set_completeness(type, list_completeness{list_completeness::state::not_synced, "not watched"});
+  }
+}
+
+void live_source::reconcile() {
+  const auto now = std::chrono::steady_clock::now();
+  for (auto it = demanded_.begin(); it != demanded_.end();) {
+    it = now - it->second >= options_.demand_ttl ? demanded_.erase(it) : std::next(it);
+  }
+  std::set<kind_key> planned;
+  for (const watch_spec& spec : plan_watches(sections_, served_)) {
+    planned.insert(spec.type);
+    auto it = running_.find(spec.type);
+    if (!wanted(spec, now)) {
+      stop_watch(spec.type, true);
+      continue;
+    }
+    if (it != running_.end()) {
+      if (it->second.spec.same_watch(spec)) {
+        it->second.spec = spec;
+        continue;
+      }
+      stop_watch(spec.type, false);  // another version or selector: the new list replaces all
+    }
+    start_watch(spec);
+  }
+  std::vector<kind_key> unserved;
+  for (const auto& [type, r] : running_) {
+    if (!planned.contains(type)) {
+      unserved.push_back(type);
+    }
+  }
+  for (const kind_key& type : unserved) {
+    stop_watch(type, true);
+  }
+}
+
+void live_source::collect(metrics_registry& metrics) const {
+  metrics.clear(cache_objects_metric);
+  metrics.clear(synced_metric);
+  for (const auto& [type, r] : running_) {
+    const metric_labels labels{{"resource", r.spec.name()}};
+    metrics.set(cache_objects_metric, labels, static_cast<double>(store_.count(type)));
+    metrics.set(synced_metric, labels, r.watch->synced() ? 1 : 0);
+  }
+}
+
+net::awaitable<void> live_source::supervise(live_source* self, std::shared_ptr<bool> alive) {
+  backoff retry(backoff_policy{std::chrono::milliseconds(1000), std::chrono::milliseconds(30000), 2.0, 0.5,
+                               std::chrono::minutes(5)});
+  auto next_discovery = std::chrono::steady_clock::now();
+  while (*alive && !self->stopped_) {
+    auto now = std::chrono::steady_clock::now();
+    if (self->rediscover_requested_ || now >= next_discovery) {
+      self->rediscover_requested_ = false;
+      discovery_outcome outcome = co_await discover(self->client_);
+      if (!*alive || self->stopped_) {
+        break;
+      }
+      now = std::chrono::steady_clock::now();
+      if (outcome.document) {
+        apply_discovery(*outcome.document, self->served_);
+        self->server_minor_ = outcome.document->server_minor;
+        if (!self->discovered_) {
+          spdlog::info("live: discovery read {} kinds ({} discovery, server 1.{})", self->served_.all().size(),
+                       outcome.document->aggregated ? "aggregated" : "per group", self->server_minor_);
+        }
+        self->discovered_ = true;
+        self->discovery_error_.clear();
+        retry.reset();
+        next_discovery = now + self->options_.discovery_interval;
+      } else {
+        if (self->discovery_error_ != outcome.error) {
+          spdlog::warn("live: discovery failed: {}", outcome.error);
+        }
+        self->discovery_error_ = outcome.error;
+        next_discovery = now + retry.next(now);
+      }
+    }
+    if (self->discovered_) {
+      self->reconcile();
+    }
+    if (!self->wake_requested_) {
+      auto delay = std::min<std::chrono::steady_clock::duration>(next_discovery - now, sweep_interval);
+      co_await sleep_for(self->wake_timer_, std::max<std::chrono::steady_clock::duration>(delay, std::chrono::milliseconds(1)));
+      if (!*alive) {
+        co_return;
+      }
+    }
+    self->wake_requested_ = false;
+  }
+  if (*alive) {
+    self->finished_ = true;
+  }
+}
+
+}  // namespace sextant::kube

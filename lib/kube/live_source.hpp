@@ -1,0 +1,115 @@
+#pragma once
+// The live cluster as the daemon's source of objects: discovery, then one reflector per kind
+// the sections need, all feeding one object_store; snapshot mode's counterpart.
+//
+// A supervisor coroutine re-reads discovery every minute (sooner when a watch answers 404),
+// updates `served_kinds`, and starts, re-versions or stops reflectors to match. Kinds a
+// section marks with a demand category are watched only while that problem category is on or
+// someone asked for them (`demand`) in the last few minutes.
+//
+// Lives on the event loop; not thread-safe. `stop()` ends every watch; the io_context must
+// keep running until `finished()` before the live_source is destroyed.
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ingest/ingest_profile.hpp"
+#include "ingest/json_decoder.hpp"
+#include "kube/api_client.hpp"
+#include "kube/reflector.hpp"
+#include "kube/watch_plan.hpp"
+#include "metrics/metrics_registry.hpp"
+#include "sections/section.hpp"
+#include "store/object_store.hpp"
+#include "store/served_kinds.hpp"
+
+namespace sextant::kube {
+
+struct live_options {
+  std::chrono::seconds discovery_interval{60};
+  std::chrono::seconds demand_ttl{300};  // an on-demand watch stops this long after the last ask
+  reflector_options reflector;           // its cap and streaming flag are set per watch
+  bool streaming_lists = true;           // use sendInitialEvents where the server has it
+  int streaming_min_minor = 32;          // servers older than 1.<this> are not asked
+};
+
+class live_source {
+ public:
+  // `store`, `served`, `metrics` and `wall` must outlive this object; `sections` is copied.
+  live_source(net::any_io_executor executor, connection_config config, std::vector<section> sections,
+              ingest_profiles profiles, object_store& store, served_kinds& served, metrics_registry& metrics,
+              const clock& wall, live_options options = {});
+  ~live_source();
+  live_source(const live_source&) = delete;
+  live_source& operator=(const live_source&) = delete;
+
+  // Checks what can be checked before connecting (CA, client certificate); error or empty.
+  std::string init();
+  void start();
+  void stop();
+  bool finished() const { return finished_; }
+
+  // Whether a problem category is on (the problem engine's setting). Without one, each
+  // category's default applies. Call `categories_changed()` after a change.
+  void set_category_check(std::function<bool(const std::string&)> enabled);
+  void categories_changed();
+  // Someone needs this kind now (a details page): watch it if it is demand-gated.
+  void demand(const kind_key& type);
+  // Read discovery again soon (a watch answered 404).
+  void rediscover();
+
+  // Names of started watches not yet synced; "discovery" until discovery first succeeded.
+  std::vector<std::string> readiness() const;
+  bool discovered() const { return discovered_; }
+  const std::string& discovery_error() const { return discovery_error_; }
+  // Running watches, by name, with their version: "workloads.kueue.x-k8s.io" -> "v1beta2".
+  std::map<std::string, std::string> watches() const;
+  const reflector* find_watch(const kind_key& type) const;
+  api_client& client() { return client_; }
+
+ private:
+  struct running {
+    watch_spec spec;
+    std::shared_ptr<reflector> watch;
+  };
+
+  static net::awaitable<void> supervise(live_source* self, std::shared_ptr<bool> alive);
+  void reconcile();
+  bool wanted(const watch_spec& spec, std::chrono::steady_clock::time_point now) const;
+  void start_watch(const watch_spec& spec);
+  void stop_watch(const kind_key& type, bool clear);
+  void wake();
+  void collect(metrics_registry& metrics) const;
+
+  net::any_io_executor executor_;
+  std::vector<section> sections_;
+  ingest_profiles profiles_;
+  object_store& store_;
+  served_kinds& served_;
+  metrics_registry& metrics_;
+  const clock& wall_;
+  live_options options_;
+  api_client client_;
+  json_decoder decoder_;
+
+  std::map<kind_key, running> running_;
+  std::map<kind_key, std::chrono::steady_clock::time_point> demanded_;
+  std::function<bool(const std::string&)> category_enabled_;
+  std::map<std::string, bool> category_defaults_;
+
+  net::steady_timer wake_timer_;
+  bool wake_requested_ = false;
+  bool rediscover_requested_ = true;
+  bool started_ = false;
+  bool stopped_ = false;
+  bool finished_ = false;
+  bool discovered_ = false;
+  int server_minor_ = 0;
+  std::string discovery_error_;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace sextant::kube

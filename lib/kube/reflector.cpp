@@ -1,0 +1,375 @@
+#include "kube/reflector.hpp"
+
+#include <map>
+
+#include <spdlog/spdlog.h>
+
+namespace sextant::kube {
+
+namespace reflector_metrics {
+void describe(metrics_registry& metrics) {
+  using type = metrics_registry::metric_type;
+  metrics.describe(list_restarts, type::counter, "Lists of a watched resource after its first one.");
+  metrics.describe(watch_restarts, type::counter,
+                   "Watches re-opened after one broke (not counting the server's regular timeout).");
+  metrics.describe(relists_gone, type::counter,
+                   "Relists because the API server no longer had the watched version (410 Gone).");
+  metrics.describe(last_sync, type::gauge, "When the resource's cache last matched a complete list (Unix time).");
+}
+}  // namespace reflector_metrics
+
+namespace {
+
+constexpr const char* initial_events_end = "k8s.io/initial-events-end";
+
+std::string plural_kind(const std::string& kind) { return kind + "s"; }
+
+}  // namespace
+
+reflector::reflector(net::any_io_executor executor, kind_key type, std::string name,
+                     std::unique_ptr<lister_watcher> source, object_store& store, metrics_registry& metrics,
+                     const clock& wall, reflector_options options, std::function<void()> on_not_found)
+    : executor_(executor), type_(std::move(type)), name_(std::move(name)), source_(std::move(source)),
+      store_(store), metrics_(metrics), wall_(wall), options_(options), on_not_found_(std::move(on_not_found)),
+      backoff_(options.backoff), pause_timer_(executor), random_(std::random_device{}()) {
+  streaming_supported_ = options_.streaming_list && options_.cap == 0;
+}
+
+net::awaitable<void> reflector::run(std::shared_ptr<reflector> self) {
+  co_await self->loop();
+  self->phase_ = phase::stopped;
+}
+
+void reflector::stop() {
+  if (stopped_) {
+    return;
+  }
+  stopped_ = true;
+  pause_timer_.cancel();
+  source_->cancel();
+}
+
+std::chrono::seconds reflector::watch_timeout() {
+  auto low = options_.watch_timeout_min.count();
+  auto high = std::max(options_.watch_timeout_max.count(), low + 1);
+  std::uniform_int_distribution<std::int64_t> pick(low, high - 1);
+  return std::chrono::seconds(pick(random_));
+}
+
+net::awaitable<void> reflector::pause() {
+  phase_ = phase::backing_off;
+  co_await sleep_for(pause_timer_, backoff_.next(std::chrono::steady_clock::now()));
+}
+
+void reflector::mark_synced() {
+  synced_ = true;
+  last_error_.clear();
+  metrics_.set(reflector_metrics::last_sync, {{"resource", name_}},
+               static_cast<double>(std::chrono::duration_cast<std::chrono::seconds>(wall_.now().time_since_epoch()).count()));
+}
+
+void reflector::set_truncated() {
+  truncated_ = true;
+  store_.set_completeness(type_, list_completeness{list_completeness::state::truncated,
+                                                   "cut at " + std::to_string(options_.cap) + " " + plural_kind(type_.kind)});
+}
+
+void reflector::mark_failure(const api_error& error, const char* during) {
+  last_error_ = std::string(during) + ": " + error.describe();
+  if (error.code == 403) {
+    // Not allowed to read the kind: what is cached cannot be trusted to be current either.
+    store_.replace_all(type_, {});
+    store_.set_completeness(type_, list_completeness{list_completeness::state::unreadable,
+                                                     "forbidden: " + error.message});
+    synced_ = true;  // nothing more will come; readiness must not wait for it
+    spdlog::warn("watch {}: {} is forbidden: {}", name_, during, error.message);
+    return;
+  }
+  if (error.code == 404 && on_not_found_) {
+    on_not_found_();
+  }
+  spdlog::warn("watch {}: {} failed: {}", name_, during, error.describe());
+}
+
+net::awaitable<reflector::step> reflector::paged_list(const std::string& list_version) {
+  std::vector<object_ptr> objects;
+  std::string continue_token;
+  std::string version;
+  bool truncated = false;
+  const time_point now = wall_.now();
+  do {
+    list_request request;
+    request.resource_version = list_version;
+    request.continue_token = continue_token;
+    request.limit = options_.page_size;
+    if (options_.cap > 0) {
+      request.limit = std::min(options_.page_size, options_.cap - objects.size());
+    }
+    list_result result = co_await source_->list(request);
+    if (stopped_) {
+      co_return step{};
+    }
+    if (!result.page) {
+      co_return step{false, result.error, false};
+    }
+    if (version.empty()) {
+      version = result.page->resource_version;
+    }
+    for (json& item : result.page->items) {
+      if (options_.cap > 0 && objects.size() >= options_.cap) {
+        truncated = true;  // a server answering from its cache may ignore `limit`
+        break;
+      }
+      std::string error;
+      if (object_ptr object = make_object(std::move(item), now, &error)) {
+        objects.push_back(std::move(object));
+      } else {
+        spdlog::debug("watch {}: list item skipped: {}", name_, error);
+      }
+    }
+    continue_token = result.page->continue_token;
+    if (options_.cap > 0 && objects.size() >= options_.cap && !continue_token.empty()) {
+      truncated = true;
+    }
+  } while (!continue_token.empty() && !truncated);
+
+  if (version.empty()) {
+    co_return step{false, api_error{0, "NoVersion", "the list carried no resourceVersion"}, false};
+  }
+  resource_version_ = version;
+  streaming_used_ = false;
+  store_.replace_all(type_, std::move(objects));
+  if (truncated) {
+    set_truncated();
+  } else {
+    truncated_ = false;
+    store_.set_completeness(type_, list_completeness{list_completeness::state::complete, {}});
+  }
+  co_return step{true, {}, false};
+}
+
+net::awaitable<reflector::step> reflector::streaming_list(std::unique_ptr<watch_stream>& carry) {
+  watch_request request;
+  request.send_initial_events = true;
+  request.timeout = watch_timeout();
+  request.idle_timeout = request.timeout + options_.idle_grace;
+  watch_open opened = co_await source_->watch(request);
+  if (stopped_) {
+    co_return step{};
+  }
+  if (!opened.stream) {
+    // A server without streaming lists refuses the parameter as invalid.
+    bool unsupported = opened.error.code == 400 || opened.error.code == 422 || opened.error.code == 501;
+    co_return step{false, opened.error, unsupported};
+  }
+  std::map<std::string, object_ptr> initial;
+  const time_point now = wall_.now();
+  for (;;) {
+    watch_item item = co_await opened.stream->next();
+    if (stopped_) {
+      co_return step{};
+    }
+    if (item.what == watch_item::kind::closed) {
+      // Ended before saying the initial events were over: not a streaming list after all.
+      co_return step{false, api_error{0, "Incomplete", "the streaming list ended before its last event"}, true};
+    }
+    if (item.what != watch_item::kind::event) {
+      co_return step{false, item.error, false};
+    }
+    decoded_watch_event& event = item.event;
+    if (event.type == "ERROR") {
+      co_return step{false, status_error(event.object), false};
+    }
+    if (event.type == "BOOKMARK") {
+      std::string version = string_or(event.object, {"metadata", "resourceVersion"});
+      if (string_or(event.object, {"metadata", "annotations", initial_events_end}) == "true") {
+        std::vector<object_ptr> objects;
+        objects.reserve(initial.size());
+        for (auto& [key, object] : initial) {
+          objects.push_back(std::move(object));
+        }
+        resource_version_ = version;
+        streaming_used_ = true;
+        truncated_ = false;
+        store_.replace_all(type_, std::move(objects));
+        store_.set_completeness(type_, list_completeness{list_completeness::state::complete, {}});
+        carry = std::move(opened.stream);
+        co_return step{true, {}, false};
+      }
+      continue;
+    }
+    std::string error;
+    object_ptr object = make_object(std::move(event.object), now, &error);
+    if (!object) {
+      spdlog::debug("watch {}: event skipped: {}", name_, error);
+      continue;
+    }
+    if (event.type == "DELETED") {
+      initial.erase(object->key());
+    } else {
+      initial[object->key()] = std::move(object);
+    }
+  }
+}
+
+std::optional<api_error> reflector::apply(decoded_watch_event& event) {
+  if (event.type == "ERROR") {
+    return status_error(event.object);
+  }
+  if (event.type == "BOOKMARK") {
+    // A bookmark only moves the version forward.
+    if (auto version = get_string(event.object, {"metadata", "resourceVersion"}); version && !version->empty()) {
+      resource_version_ = *version;
+    }
+    return std::nullopt;
+  }
+  std::string error;
+  object_ptr object = make_object(std::move(event.object), wall_.now(), &error);
+  if (!object) {
+    spdlog::debug("watch {}: {} event skipped: {}", name_, event.type, error);
+    return std::nullopt;
+  }
+  if (!object->resource_version.empty()) {
+    resource_version_ = object->resource_version;
+  }
+  if (event.type == "DELETED") {
+    store_.remove(type_, object->namespace_, object->name);
+    return std::nullopt;
+  }
+  if (options_.cap > 0 && !store_.get(type_, object->namespace_, object->name) &&
+      store_.count(type_) >= options_.cap) {
+    if (!truncated_) {
+      set_truncated();
+    }
+    return std::nullopt;  // past the cap: not kept
+  }
+  store_.upsert(std::move(object));
+  return std::nullopt;
+}
+
+net::awaitable<reflector::watch_end> reflector::consume(watch_stream& stream) {
+  for (;;) {
+    watch_item item = co_await stream.next();
+    if (stopped_) {
+      co_return watch_end::stopped;
+    }
+    switch (item.what) {
+      case watch_item::kind::closed:
+        co_return watch_end::closed;
+      case watch_item::kind::idle:
+      case watch_item::kind::failed:
+        last_error_ = "watch: " + item.error.describe();
+        spdlog::info("watch {}: {}", name_, last_error_);
+        co_return watch_end::failed;
+      case watch_item::kind::event:
+        break;
+    }
+    if (std::optional<api_error> error = apply(item.event)) {
+      if (error->gone()) {
+        co_return watch_end::gone;
+      }
+      mark_failure(*error, "watch");
+      co_return watch_end::failed;
+    }
+  }
+}
+
+net::awaitable<void> reflector::loop() {
+  const metric_labels labels{{"resource", name_}};
+  std::string list_version = "0";  // the first list may come from the server's watch cache
+  bool need_list = true;
+  bool listed_before = false;
+  bool restart_watch = false;
+  std::unique_ptr<watch_stream> stream;
+
+  while (!stopped_) {
+    if (need_list) {
+      phase_ = phase::listing;
+      if (listed_before) {
+        metrics_.increment(reflector_metrics::list_restarts, labels);
+      }
+      listed_before = true;
+      // Not a conditional expression: GCC 12 miscompiles co_await inside `?:`.
+      step listed;
+      if (streaming_supported_) {
+        listed = co_await streaming_list(stream);
+      } else {
+        listed = co_await paged_list(list_version);
+      }
+      if (stopped_) {
+        break;
+      }
+      if (!listed.ok) {
+        if (listed.fall_back) {
+          spdlog::info("watch {}: no streaming list ({}); listing in pages", name_, listed.error.describe());
+          streaming_supported_ = false;
+          continue;
+        }
+        if (listed.error.gone()) {
+          // The version (or a continue token) expired: read the latest state instead.
+          metrics_.increment(reflector_metrics::relists_gone, labels);
+          list_version.clear();
+          continue;
+        }
+        mark_failure(listed.error, "list");
+        co_await pause();
+        continue;
+      }
+      need_list = false;
+      mark_synced();
+    }
+
+    if (!stream) {
+      phase_ = phase::watching;
+      if (restart_watch) {
+        metrics_.increment(reflector_metrics::watch_restarts, labels);
+      }
+      watch_request request;
+      request.resource_version = resource_version_;
+      request.timeout = watch_timeout();
+      request.idle_timeout = request.timeout + options_.idle_grace;
+      watch_open opened = co_await source_->watch(request);
+      if (stopped_) {
+        break;
+      }
+      if (!opened.stream) {
+        restart_watch = true;
+        if (opened.error.gone()) {
+          metrics_.increment(reflector_metrics::relists_gone, labels);
+          need_list = true;
+          list_version.clear();
+          continue;
+        }
+        mark_failure(opened.error, "watch");
+        co_await pause();
+        continue;
+      }
+      stream = std::move(opened.stream);
+    }
+
+    phase_ = phase::watching;
+    watch_end end = co_await consume(*stream);
+    stream.reset();
+    switch (end) {
+      case watch_end::stopped:
+        break;
+      case watch_end::closed:
+        restart_watch = false;  // the server's timeout: watch again at once
+        break;
+      case watch_end::gone:
+        spdlog::info("watch {}: version {} is gone (410); listing again", name_, resource_version_);
+        metrics_.increment(reflector_metrics::relists_gone, labels);
+        restart_watch = true;
+        need_list = true;
+        list_version.clear();
+        break;
+      case watch_end::failed:
+        restart_watch = true;
+        co_await pause();
+        break;
+    }
+  }
+  phase_ = phase::stopped;
+}
+
+}  // namespace sextant::kube

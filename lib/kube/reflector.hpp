@@ -1,0 +1,120 @@
+#pragma once
+// Keeps one kind's objects in the store in step with the API server: client-go's reflector
+// contract, written as one coroutine loop over explicit phases (kube-rs' watcher shape).
+//
+//   list   paginated (limit/continue) from resourceVersion "0" (the server's watch cache),
+//          or "" (a consistent read) once the server said the version was too old; or a
+//          streaming list (a watch with sendInitialEvents) where the server supports it.
+//          The whole result replaces the kind in the store at once.
+//   watch  from the list's version with bookmarks, asking the server to end it after a random
+//          5-10 minutes; a clean end re-watches from the last version seen, a 410 (answer or
+//          ERROR event) lists again, other failures back off (800 ms doubling to 30 s, with
+//          jitter) and re-watch. Silence past the timeout counts as a failure.
+//
+// A cap (the resource's `cap`) bounds what is read: lists stop there and the store says the
+// kind is truncated. A 403 makes the kind unreadable. All on the event loop; `stop()` ends the
+// loop soon after (the coroutine holds the reflector alive until then).
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "kube/asio.hpp"
+#include "kube/backoff.hpp"
+#include "kube/lister_watcher.hpp"
+#include "metrics/metrics_registry.hpp"
+#include "store/object_store.hpp"
+#include "util/time.hpp"
+
+namespace sextant::kube {
+
+struct reflector_options {
+  std::size_t page_size = 500;
+  std::size_t cap = 0;  // 0: read everything
+  bool streaming_list = false;
+  backoff_policy backoff;
+  std::chrono::seconds watch_timeout_min{300};
+  std::chrono::seconds watch_timeout_max{600};  // exclusive
+  std::chrono::seconds idle_grace{30};          // past the watch timeout, silence means a dead link
+};
+
+// Metric families the reflectors write (label: resource).
+namespace reflector_metrics {
+inline constexpr const char* list_restarts = "sextant_watch_list_restarts_total";
+inline constexpr const char* watch_restarts = "sextant_watch_restarts_total";
+inline constexpr const char* relists_gone = "sextant_watch_relists_gone_total";
+inline constexpr const char* last_sync = "sextant_watch_last_sync_timestamp_seconds";
+void describe(metrics_registry& metrics);
+}  // namespace reflector_metrics
+
+class reflector {
+ public:
+  enum class phase { starting, listing, watching, backing_off, stopped };
+
+  // `store`, `metrics` and `wall` must outlive the reflector's coroutine. `name` labels logs
+  // and metrics ("workloads.kueue.x-k8s.io"). `on_not_found` runs when the server answers 404
+  // (the resource is gone: discovery should look again).
+  reflector(net::any_io_executor executor, kind_key type, std::string name, std::unique_ptr<lister_watcher> source,
+            object_store& store, metrics_registry& metrics, const clock& wall, reflector_options options,
+            std::function<void()> on_not_found = {});
+
+  // The loop; co_spawn it with the shared pointer, which it keeps until it ends.
+  static net::awaitable<void> run(std::shared_ptr<reflector> self);
+  void stop();
+
+  bool synced() const { return synced_; }
+  bool finished() const { return phase_ == phase::stopped; }
+  phase current_phase() const { return phase_; }
+  const kind_key& type() const { return type_; }
+  const std::string& name() const { return name_; }
+  const std::string& resource_version() const { return resource_version_; }
+  const std::string& last_error() const { return last_error_; }
+  // Whether the last (or current) list was a streaming one.
+  bool streaming() const { return streaming_used_; }
+  std::size_t cap() const { return options_.cap; }
+
+ private:
+  struct step {
+    bool ok = false;
+    api_error error;
+    bool fall_back = false;  // streaming lists are not supported: list instead, at once
+  };
+  enum class watch_end { closed, gone, failed, stopped };
+
+  net::awaitable<void> loop();
+  net::awaitable<step> paged_list(const std::string& list_version);
+  net::awaitable<step> streaming_list(std::unique_ptr<watch_stream>& carry);
+  net::awaitable<watch_end> consume(watch_stream& stream);
+  net::awaitable<void> pause();
+  // Applies one watch event; returns an error for an ERROR event.
+  std::optional<api_error> apply(decoded_watch_event& event);
+  void mark_synced();
+  void mark_failure(const api_error& error, const char* during);
+  std::chrono::seconds watch_timeout();
+  void set_truncated();
+
+  net::any_io_executor executor_;
+  kind_key type_;
+  std::string name_;
+  std::unique_ptr<lister_watcher> source_;
+  object_store& store_;
+  metrics_registry& metrics_;
+  const clock& wall_;
+  reflector_options options_;
+  std::function<void()> on_not_found_;
+
+  backoff backoff_;
+  net::steady_timer pause_timer_;
+  std::mt19937_64 random_;
+  phase phase_ = phase::starting;
+  bool stopped_ = false;
+  bool synced_ = false;
+  bool truncated_ = false;
+  bool streaming_supported_ = true;
+  bool streaming_used_ = false;
+  std::string resource_version_;
+  std::string last_error_;
+};
+
+}  // namespace sextant::kube

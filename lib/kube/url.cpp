@@ -1,0 +1,153 @@
+#include "kube/url.hpp"
+
+#include <cctype>
+
+#include <boost/asio/ip/address.hpp>
+
+namespace sextant::kube {
+namespace {
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') {
+    return c - '0';
+  }
+  if (c >= 'a' && c <= 'f') {
+    return c - 'a' + 10;
+  }
+  if (c >= 'A' && c <= 'F') {
+    return c - 'A' + 10;
+  }
+  return -1;
+}
+
+std::string percent_decode(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size()) {
+      int high = hex_value(text[i + 1]);
+      int low = hex_value(text[i + 2]);
+      if (high >= 0 && low >= 0) {
+        out += static_cast<char>(high * 16 + low);
+        i += 2;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+bool all_digits(std::string_view text) {
+  if (text.empty()) {
+    return false;
+  }
+  for (char c : text) {
+    if (c < '0' || c > '9') {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string url::authority() const {
+  std::string h = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  return h + ":" + port;
+}
+
+url_result parse_url(std::string_view text) {
+  auto fail = [text](const std::string& why) {
+    return url_result{std::nullopt, "\"" + std::string(text) + "\" is not a usable URL: " + why};
+  };
+  auto scheme_end = text.find("://");
+  if (scheme_end == std::string_view::npos || scheme_end == 0) {
+    return fail("it has no scheme (expected https://host:port)");
+  }
+  url out;
+  out.scheme = std::string(text.substr(0, scheme_end));
+  for (char& c : out.scheme) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  std::string_view rest = text.substr(scheme_end + 3);
+  auto path_start = rest.find_first_of("/?#");
+  std::string_view authority = rest.substr(0, path_start);
+  if (path_start != std::string_view::npos && rest[path_start] == '/') {
+    std::string_view path = rest.substr(path_start);
+    path = path.substr(0, path.find_first_of("?#"));
+    while (!path.empty() && path.back() == '/') {
+      path.remove_suffix(1);
+    }
+    out.path = std::string(path);
+  }
+  auto at = authority.rfind('@');
+  if (at != std::string_view::npos) {
+    out.user_info = percent_decode(authority.substr(0, at));
+    authority = authority.substr(at + 1);
+  }
+  std::string_view port;
+  if (!authority.empty() && authority.front() == '[') {
+    auto close = authority.find(']');
+    if (close == std::string_view::npos) {
+      return fail("an IPv6 host lacks its closing ']'");
+    }
+    out.host = std::string(authority.substr(1, close - 1));
+    std::string_view after = authority.substr(close + 1);
+    if (!after.empty()) {
+      if (after.front() != ':') {
+        return fail("unexpected text after the IPv6 host");
+      }
+      port = after.substr(1);
+    }
+  } else {
+    auto colon = authority.rfind(':');
+    if (colon != std::string_view::npos) {
+      port = authority.substr(colon + 1);
+      authority = authority.substr(0, colon);
+    }
+    out.host = std::string(authority);
+  }
+  if (out.host.empty()) {
+    return fail("it has no host");
+  }
+  if (port.empty()) {
+    if (out.scheme == "https") {
+      port = "443";
+    } else if (out.scheme == "http") {
+      port = "80";
+    } else if (out.scheme == "socks5") {
+      port = "1080";
+    } else {
+      return fail("it has no port and no default one for scheme " + out.scheme);
+    }
+  } else if (!all_digits(port) || std::stoul(std::string(port)) > 65535) {
+    return fail("its port \"" + std::string(port) + "\" is not a number up to 65535");
+  }
+  out.port = std::string(port);
+  return {std::move(out), {}};
+}
+
+bool is_ip_literal(std::string_view host) {
+  boost::system::error_code ec;
+  boost::asio::ip::make_address(std::string(host), ec);
+  return !ec;
+}
+
+std::string encode_query_value(std::string_view value) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (char c : value) {
+    auto byte = static_cast<unsigned char>(c);
+    if ((byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') || (byte >= '0' && byte <= '9') || c == '-' ||
+        c == '_' || c == '.' || c == '~') {
+      out += c;
+    } else {
+      out += '%';
+      out += hex[byte >> 4];
+      out += hex[byte & 0xF];
+    }
+  }
+  return out;
+}
+
+}  // namespace sextant::kube

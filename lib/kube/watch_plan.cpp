@@ -1,0 +1,83 @@
+#include "kube/watch_plan.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace sextant::kube {
+
+std::string watch_spec::name() const { return type.group.empty() ? plural : plural + "." + type.group; }
+
+bool watch_spec::same_watch(const watch_spec& other) const {
+  return type == other.type && version == other.version && plural == other.plural &&
+         label_selector == other.label_selector && cap == other.cap;
+}
+
+std::string choose_version(const served_kind& kind, const std::vector<std::string>& preference) {
+  for (const std::string& wanted : preference) {
+    if (std::find(kind.versions.begin(), kind.versions.end(), wanted) != kind.versions.end()) {
+      return wanted;
+    }
+  }
+  return kind.versions.empty() ? std::string() : kind.versions.front();
+}
+
+std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const served_kinds& served) {
+  struct merged {
+    watch_spec spec;
+    bool any_unselected = false;
+    bool any_uncapped = false;
+    bool any_undemanded = false;
+  };
+  std::map<kind_key, merged> by_kind;
+  std::vector<kind_key> order;
+  for (const section& s : sections) {
+    for (const resource_def& r : s.resources) {
+      if (r.type.kind.empty()) {
+        continue;  // a computed page reads other kinds
+      }
+      const served_kind* kind = served.find(r.type);
+      if (kind == nullptr || kind->versions.empty()) {
+        continue;
+      }
+      auto [it, inserted] = by_kind.try_emplace(r.type);
+      merged& m = it->second;
+      if (inserted) {
+        order.push_back(r.type);
+        m.spec.type = r.type;
+        m.spec.version = choose_version(*kind, s.version_preference);
+        m.spec.plural = kind->plural.empty() ? r.plural : kind->plural;
+        m.spec.namespaced = kind->namespaced;
+        m.spec.label_selector = r.label_selector;
+        m.spec.cap = r.cap;
+      } else if (m.spec.label_selector != r.label_selector) {
+        m.any_unselected = true;  // two selectors cannot be ORed: read everything
+      }
+      m.any_unselected = m.any_unselected || r.label_selector.empty();
+      m.any_uncapped = m.any_uncapped || r.cap == 0;
+      m.spec.cap = std::max(m.spec.cap, r.cap);
+      if (r.demand_category.empty()) {
+        m.any_undemanded = true;
+      } else if (std::find(m.spec.demand_categories.begin(), m.spec.demand_categories.end(), r.demand_category) ==
+                 m.spec.demand_categories.end()) {
+        m.spec.demand_categories.push_back(r.demand_category);
+      }
+    }
+  }
+  std::vector<watch_spec> out;
+  for (const kind_key& type : order) {
+    merged& m = by_kind[type];
+    if (m.any_unselected) {
+      m.spec.label_selector.clear();
+    }
+    if (m.any_uncapped) {
+      m.spec.cap = 0;
+    }
+    if (m.any_undemanded) {
+      m.spec.demand_categories.clear();
+    }
+    out.push_back(std::move(m.spec));
+  }
+  return out;
+}
+
+}  // namespace sextant::kube
