@@ -52,7 +52,7 @@ std::vector<finding> evaluate_pod(const cached_object& pod, const view_context& 
   }
   message += ".";
   if (dra_named) {
-    message += " The scheduler says: " + scheduler.reasons.front().text;
+    message += " " + scheduler.reasons.front().text;
   }
   // Since the scheduler's PodScheduled condition began; without one, since the pod was created.
   std::optional<time_point> since;
