@@ -74,9 +74,10 @@ void parse_aggregated_discovery(const json& list, discovery_document& into) {
         }
         // Subresources are listed apart; a resource answering with another group's kind is
         // not where that kind lives.
-        const std::string response_group = string_or(resource, {"responseKind", "group"}, group_name);
+        // (An empty responseKind group or version means the resource's own, as built-in groups write it.)
+        const std::string response_group = string_or(resource, {"responseKind", "group"});
         if (out.plural.empty() || out.kind.empty() || out.plural.find('/') != std::string::npos ||
-            response_group != group_name) {
+            (!response_group.empty() && response_group != group_name)) {
           continue;
         }
         into.resources.push_back(std::move(out));

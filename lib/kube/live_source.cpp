@@ -66,8 +66,11 @@ void live_source::stop() {
   for (const auto& [type, r] : running_) {
     types.push_back(type);
   }
+  if (!types.empty()) {
+    spdlog::info("live: stopping {} watches", types.size());
+  }
   for (const kind_key& type : types) {
-    stop_watch(type, false);
+    stop_watch(type, false, true);
   }
   wake();
   if (!started_) {
@@ -167,12 +170,14 @@ void live_source::start_watch(const watch_spec& spec) {
   net::co_spawn(executor_, reflector::run(watch), net::detached);
 }
 
-void live_source::stop_watch(const kind_key& type, bool clear) {
+void live_source::stop_watch(const kind_key& type, bool clear, bool quiet) {
   auto it = running_.find(type);
   if (it == running_.end()) {
     return;
   }
-  spdlog::info("live: no longer watching {}", it->second.spec.name());
+  if (!quiet) {
+    spdlog::info("live: no longer watching {}", it->second.spec.name());
+  }
   it->second.watch->stop();
   running_.erase(it);
   if (clear) {

@@ -80,7 +80,7 @@ class live_source {
   void reconcile();
   bool wanted(const watch_spec& spec, std::chrono::steady_clock::time_point now) const;
   void start_watch(const watch_spec& spec);
-  void stop_watch(const kind_key& type, bool clear);
+  void stop_watch(const kind_key& type, bool clear, bool quiet = false);
   void wake();
   void collect(metrics_registry& metrics) const;
 

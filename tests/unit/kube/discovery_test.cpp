@@ -28,6 +28,10 @@ const char* aggregated_apis = R"({
           "scope": "Namespaced", "verbs": ["get","list","watch"]},
          {"resource": "clusterqueues", "responseKind": {"group": "kueue.x-k8s.io", "version": "v1beta1", "kind": "ClusterQueue"},
           "scope": "Cluster", "verbs": ["get","list","watch"]}]}]},
+    {"metadata": {"name": "batch"},
+     "versions": [{"version": "v1", "freshness": "Current", "resources": [
+       {"resource": "jobs", "responseKind": {"group": "", "version": "", "kind": "Job"}, "scope": "Namespaced",
+        "verbs": ["get","list","watch"], "subresources": [{"subresource": "status", "responseKind": {"group": "", "version": "", "kind": "Job"}}]}]}]},
     {"metadata": {"name": "metrics.k8s.io"},
      "versions": [{"version": "v1beta1", "freshness": "Stale"}]},
     {"metadata": {"name": "autoscaling"},
@@ -69,6 +73,11 @@ TEST_CASE("aggregated discovery lists kinds with scope, plural and versions in p
   CHECK(workload->versions == std::vector<std::string>{"v1beta2", "v1beta1"});
   CHECK(served.find({"kueue.x-k8s.io", "ClusterQueue"})->namespaced == false);
   CHECK(served.serves({"autoscaling", "HorizontalPodAutoscaler"}));
+  // Built-in groups leave responseKind's group and version empty: they are the resource's own.
+  const served_kind* job = served.find({"batch", "Job"});
+  REQUIRE(job);
+  CHECK(job->plural == "jobs");
+  CHECK(job->versions == std::vector<std::string>{"v1"});
 }
 
 TEST_CASE("a new discovery replaces the old, but keeps groups that did not answer", "[kube][discovery]") {
