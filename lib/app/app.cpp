@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 
 #include "api/api_router.hpp"
+#include "kube/connection_choice.hpp"
+#include "kube/live_source.hpp"
 #include "sections/registry.hpp"
 #include "snapshot/snapshot_loader.hpp"
 
@@ -111,8 +113,31 @@ void app::load_snapshot() {
 }
 
 void app::start_live() {
-  throw std::runtime_error(
-      "this build serves snapshots only (--snapshot DIR); live cluster support is not wired in yet");
+  kube::connection_request request{config_.kubeconfig, config_.context, config_.in_cluster};
+  kube::config_result connection = kube::choose_connection(request, kube::sources_from_environment(std::nullopt),
+                                                           kube::in_cluster_from_environment());
+  if (!connection.value) {
+    throw std::runtime_error(connection.error);
+  }
+  auto live = std::make_shared<kube::live_source>(io_.get_executor(), std::move(*connection.value),
+                                                  state_->catalog.sections(), state_->profiles, state_->store,
+                                                  state_->served, state_->metrics, *clock_);
+  if (std::string error = live->init(); !error.empty()) {
+    throw std::runtime_error(error);
+  }
+  live->set_category_check([this](const std::string& category) { return state_->problems.enabled(category); });
+  kube::live_source* source = live.get();
+  state_->unsynced = [source] { return source->readiness(); };
+  state_->demand = [source](const kind_key& type) { source->demand(type); };
+  auto previous = state_->on_settings_changed;
+  state_->on_settings_changed = [previous, source] {
+    if (previous) {
+      previous();
+    }
+    source->categories_changed();
+  };
+  live_source_ = std::move(live);
+  live_source_->start();
 }
 
 void app::schedule_problem_evaluation() {
@@ -191,7 +216,10 @@ void app::shutdown() {
   debounce_timer_.cancel();
   due_timer_.cancel();
   signals_.cancel();
-  live_source_.reset();
+  if (live_source_) {
+    // Its watches end as the loop runs on; it is destroyed with the app, after the loop.
+    live_source_->stop();
+  }
   if (server_) {
     server_->stop([this] { io_.stop(); });
   } else {

@@ -15,6 +15,10 @@
 
 namespace sextant {
 
+namespace kube {
+class live_source;
+}
+
 class app {
  public:
   app(boost::asio::io_context& io, daemon_config config);
@@ -48,7 +52,7 @@ class app {
   boost::asio::steady_timer due_timer_;
   bool evaluation_pending_ = false;
   bool stopping_ = false;
-  std::shared_ptr<void> live_source_;  // the live cluster source, when not in snapshot mode
+  std::shared_ptr<kube::live_source> live_source_;  // the live cluster source, when not in snapshot mode
 };
 
 }  // namespace sextant
