@@ -351,3 +351,30 @@ TEST_CASE("the kubernetes/api round-trip fixtures of v1, v1beta2 and v1beta1 rea
     CHECK(published["poolComplete"] == false);
   }
 }
+
+TEST_CASE("the claim profile caches what views read and drops the driver's opaque device data", "[dra][versions]") {
+  fixture_cluster cluster;
+  cluster.load_file(upstream("samples/kubernetes-api/testdata/HEAD/resource.k8s.io.v1.ResourceClaim.yaml"));
+  object_ptr claim = cluster.get("resource.k8s.io", "ResourceClaim", "namespaceValue", "nameValue");
+  REQUIRE(claim);
+  const json& device = claim->body["status"]["devices"][0];
+  CHECK_FALSE(device.contains("data"));
+  CHECK(device.contains("conditions"));
+  CHECK(device["networkData"]["interfaceName"] == "interfaceNameValue");
+  CHECK(claim->body["status"].contains("allocation"));
+  CHECK(claim->body["status"].contains("reservedFor"));
+  CHECK(claim->body["spec"]["devices"].contains("config"));
+  CHECK_FALSE(claim->body["metadata"].contains("managedFields"));
+
+  fixture_cluster slices;
+  slices.load_file(upstream("samples/kubernetes-api/testdata/HEAD/resource.k8s.io.v1.ResourceSlice.yaml"));
+  object_ptr slice = slices.get("resource.k8s.io", "ResourceSlice", "namespaceValue", "nameValue");
+  REQUIRE(slice);
+  const json& published = slice->body["spec"]["devices"][0];
+  CHECK(published.contains("attributes"));
+  CHECK(published.contains("capacity"));
+  CHECK(published.contains("taints"));
+  // Counter consumption and node-allocatable mappings stay with the object's own YAML.
+  CHECK_FALSE(published.contains("consumesCounters"));
+  CHECK_FALSE(published.contains("nodeAllocatableResourceMappings"));
+}
