@@ -57,10 +57,9 @@ object_ptr workload_of(const cached_object& job, const view_context& context) {
   return best;
 }
 
+// The router wraps an error answer in the API's error envelope, taking the message from the body.
 route_answer error(int status, std::string reason, std::string message) {
-  return route_answer{status,
-                      json{{"error", {{"code", status}, {"reason", reason}, {"message", std::move(message)}}}},
-                      reason};
+  return route_answer{status, json{{"message", std::move(message)}}, std::move(reason)};
 }
 
 }  // namespace

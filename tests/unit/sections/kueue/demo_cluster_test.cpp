@@ -102,6 +102,7 @@ TEST_CASE("demo: the Kueue problems", "[kueue][demo]") {
   // The sweep has waited 40 minutes (yes), the stopped queue's Workload and the person's
   // deactivation are no faults.
   CHECK_THAT(found, Catch::VectorContains(std::string("job-sweep-d93e0:waiting-for-quota")));
+  CHECK_THAT(found, Catch::VectorContains(std::string("h100-preview:cluster-queue-missing")));
   for (const std::string& entry : found) {
     CHECK(entry.find("nightly") == std::string::npos);
     CHECK(entry.find("probe") == std::string::npos);

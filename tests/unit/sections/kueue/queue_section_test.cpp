@@ -168,7 +168,7 @@ status:
   route_answer plain = ask(cluster, {"jobs", "default", "plain"});
   CHECK(plain.status == 404);
   CHECK(plain.reason == "NoQueueSection");
-  CHECK(plain.body["error"]["reason"] == "NoQueueSection");
+  CHECK(plain.body["message"] == "Job default/plain has no queue label and no Workload.");
   route_answer adopted = ask(cluster, {"jobs", "default", "adopted"});
   REQUIRE(adopted.status == 200);
   CHECK(adopted.body["state"]["label"] == "Admitted");
