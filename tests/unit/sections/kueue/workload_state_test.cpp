@@ -189,6 +189,8 @@ TEST_CASE("a person's deactivation and Kueue's are said differently", "[kueue][w
         {v1beta1, "DeactivatedDueToAdmissionCheck",
          "The workload is deactivated due to AdmissionCheck in Rejected state: \"prov\" (capacity unavailable)",
          "AdmissionCheck"},
+        {v1beta2, "DeactivatedDueToEvictedOnManagerCluster",
+         "The workload is deactivated due to Evicted on manager: Preempted to accommodate a workload", "EvictedOnManagerCluster"},
         {v1beta1, "InactiveWorkloadRequeuingLimitExceeded",
          "The workload is deactivated due to exceeding the maximum number of re-queuing retries", "RequeuingLimitExceeded"},
     };

@@ -1,0 +1,162 @@
+#include <catch2/catch.hpp>
+
+#include "kueue_test_support.hpp"
+#include "sections/kueue/kueue_section.hpp"
+
+using namespace sextant;
+using namespace sextant::kueue;
+using namespace sextant::kueue::testing;
+using sextant::testing::fixture_cluster;
+
+namespace {
+
+const std::string t0 = "2026-11-29T10:00:00Z";
+
+// Queues in every state a Workload can be held up by, from the ClusterQueue and LocalQueue CRDs.
+const char* queues_yaml = R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: stopped-cq}
+spec: {stopPolicy: Hold}
+status:
+  conditions: [{type: Active, status: "False", reason: Stopped, message: "Can't admit new workloads: is stopped.", lastTransitionTime: "2026-11-29T09:00:00Z"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata: {name: broken-cq}
+status:
+  conditions: [{type: Active, status: "False", reason: FlavorNotFound, message: "Can't admit new workloads: references missing ResourceFlavor(s): [h100].", lastTransitionTime: "2026-11-29T09:00:00Z"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cycling-cq}
+spec: {cohortName: loop}
+status:
+  conditions: [{type: Active, status: "True", reason: Ready, message: Can admit new workloads, lastTransitionTime: "2026-11-29T09:00:00Z"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: to-stopped, namespace: ml}
+spec: {clusterQueue: stopped-cq}
+status:
+  conditions: [{type: Active, status: "True", reason: Ready, message: Can submit new workloads to localQueue, lastTransitionTime: "2026-11-29T09:00:00Z"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: to-broken, namespace: ml}
+spec: {clusterQueue: broken-cq}
+status:
+  conditions: [{type: Active, status: "False", reason: ClusterQueueIsInactive, message: "Can't submit new workloads to clusterQueue", lastTransitionTime: "2026-11-29T09:00:00Z"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: to-nowhere, namespace: ml}
+spec: {clusterQueue: deleted-cq}
+status:
+  conditions: [{type: Active, status: "False", reason: ClusterQueueDoesNotExist, message: "Can't submit new workloads to clusterQueue", lastTransitionTime: "2026-11-29T09:00:00Z"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {name: paused, namespace: ml}
+spec: {clusterQueue: cycling-cq, stopPolicy: HoldAndDrain}
+status:
+  conditions: [{type: Active, status: "False", reason: Stopped, message: LocalQueue is stopped, lastTransitionTime: "2026-11-29T09:00:00Z"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: to-cycle, namespace: ml}
+spec: {clusterQueue: cycling-cq}
+status:
+  conditions: [{type: Active, status: "True", reason: Ready, message: Can submit new workloads to localQueue, lastTransitionTime: "2026-11-29T09:00:00Z"}]
+)";
+
+json blocked_by(fixture_cluster& cluster, const std::string& name, const std::string& queue, const std::string& reason,
+                const std::string& message) {
+  load(cluster, {workload("kueue.x-k8s.io/v1beta2", "ml", name, queue,
+                          {condition("QuotaReserved", "False", reason, message, t0)})});
+  details_view view;
+  workload_details(*cluster.get("kueue.x-k8s.io", "Workload", "ml", name), cluster.context(), view);
+  return view.blocks["waiting"]["blockedBy"];
+}
+
+}  // namespace
+
+TEST_CASE("a Workload held up by its queue is told through the queue", "[kueue][workloads][queues]") {
+  fixture_cluster cluster;
+  cluster.load_yaml(queues_yaml);
+
+  json stopped = blocked_by(cluster, "a", "to-stopped", "Inadmissible", "ClusterQueue stopped-cq is inactive");
+  CHECK(stopped["kind"] == "ClusterQueue");
+  CHECK(stopped["name"] == "stopped-cq");
+  CHECK(stopped["path"] == "/api/v1/kueue/clusterqueues/stopped-cq");
+  CHECK(stopped["state"]["label"] == "Stopped");
+  CHECK_THAT(stopped["message"].get<std::string>(), Catch::Contains("a stop policy is set"));
+
+  json broken = blocked_by(cluster, "b", "to-broken", "Inadmissible", "LocalQueue to-broken is inactive");
+  CHECK(broken["name"] == "broken-cq");
+  CHECK(broken["state"]["label"] == "Inactive");
+  CHECK(broken["state"]["message"] == "Can't admit new workloads: references missing ResourceFlavor(s): [h100].");
+
+  json gone = blocked_by(cluster, "c", "to-nowhere", "Inadmissible", "LocalQueue to-nowhere is inactive");
+  CHECK(gone["kind"] == "ClusterQueue");
+  CHECK(gone["name"] == "deleted-cq");
+  CHECK(gone["exists"] == false);
+  CHECK(gone["state"].is_null());
+  CHECK(gone["message"] == "Waits because its Cluster Queue deleted-cq does not exist.");
+
+  json paused = blocked_by(cluster, "d", "paused", "Inadmissible", "LocalQueue paused is inactive");
+  CHECK(paused["kind"] == "LocalQueue");
+  CHECK(paused["namespace"] == "ml");
+  CHECK(paused["state"]["label"] == "Stopped");
+
+  // Kueue's own word that the Local Queue is missing, even before the list is wholly read.
+  json missing = blocked_by(cluster, "e", "user-queue", "Inadmissible", "LocalQueue user-queue doesn't exist");
+  CHECK(missing["kind"] == "LocalQueue");
+  CHECK(missing["exists"] == false);
+
+  // Active by its condition, yet the scheduler calls it inactive: a cohort cycle.
+  json cycle = blocked_by(cluster, "f", "to-cycle", "Pending", "ClusterQueue cycling-cq is inactive");
+  CHECK(cycle["name"] == "cycling-cq");
+  CHECK(cycle["state"]["label"] == "Active");
+  CHECK_THAT(cycle["message"].get<std::string>(), Catch::Contains("cycle"));
+
+  // A Workload waiting for quota in healthy queues is held by none.
+  json none = blocked_by(cluster, "g", "to-cycle", "Pending",
+                         "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed");
+  CHECK(none.is_null());
+}
+
+TEST_CASE("a Local Queue's details say whether its Cluster Queue exists", "[kueue][queues]") {
+  fixture_cluster cluster;
+  cluster.load_yaml(queues_yaml);
+  details_view view;
+  local_queue_details(*cluster.get("kueue.x-k8s.io", "LocalQueue", "ml", "to-nowhere"), cluster.context(), view, {});
+  CHECK(view.blocks["clusterQueue"]["exists"] == false);
+  details_view unknown;
+  cluster.load_yaml(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: fresh, namespace: ml}
+spec: {clusterQueue: not-yet-read}
+)");
+  local_queue_details(*cluster.get("kueue.x-k8s.io", "LocalQueue", "ml", "fresh"), cluster.context(), unknown, {});
+  CHECK(unknown.blocks["clusterQueue"]["exists"].is_null());
+}
+
+TEST_CASE("priority reads v1beta2 priorityClassRef and v1beta1 priorityClassName", "[kueue][workloads]") {
+  fixture_cluster cluster;
+  load(cluster, {workload("kueue.x-k8s.io/v1beta1", "ml", "old", "q", json::array(), json::object(),
+                          {{"priority", 10}, {"priorityClassName", "high"},
+                           {"priorityClassSource", "scheduling.k8s.io/priorityclass"}}),
+                 workload("kueue.x-k8s.io/v1beta2", "ml", "new", "q", json::array(), json::object(),
+                          {{"priority", 20},
+                           {"priorityClassRef", {{"group", "kueue.x-k8s.io"}, {"kind", "WorkloadPriorityClass"}, {"name", "high"}}}})});
+  details_view old_view;
+  workload_details(*cluster.get("kueue.x-k8s.io", "Workload", "ml", "old"), cluster.context(), old_view);
+  CHECK(old_view.blocks["priority"]["className"] == "high");
+  CHECK(old_view.blocks["priority"]["classKind"] == "PriorityClass");
+  details_view new_view;
+  workload_details(*cluster.get("kueue.x-k8s.io", "Workload", "ml", "new"), cluster.context(), new_view);
+  CHECK(new_view.blocks["priority"]["classKind"] == "WorkloadPriorityClass");
+  CHECK(new_view.blocks["priority"]["value"] == 20);
+}
