@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -93,11 +95,13 @@ func readCRDFile(path string) ([]*apiextensionsv1.CustomResourceDefinition, erro
 
 // installCRDs creates (or updates, for a reused data dir) every CRD, waits
 // until each is Established, then until discovery lists every served version
-// of it, so a client that starts after `ready` finds all of them.
+// of it, then warms every served version (see warmCRDs), so a client that
+// starts after `ready` finds all of them answering.
 func installCRDs(ctx context.Context, cfg *rest.Config, crds []crdSource) error {
 	if len(crds) == 0 {
 		return nil
 	}
+	t0 := time.Now()
 	client, err := apiextensionsclient.NewForConfig(cfg)
 	if err != nil {
 		return err
@@ -118,6 +122,7 @@ func installCRDs(ctx context.Context, cfg *rest.Config, crds []crdSource) error 
 		}
 	}
 
+	tCreated := time.Now()
 	deadline, cancel := context.WithTimeout(ctx, 90*time.Second)
 	defer cancel()
 	for _, s := range crds {
@@ -138,6 +143,7 @@ func installCRDs(ctx context.Context, cfg *rest.Config, crds []crdSource) error 
 		}
 	}
 
+	tEstablished := time.Now()
 	disc, err := discovery.NewDiscoveryClientForConfig(cfg)
 	if err != nil {
 		return err
@@ -159,7 +165,69 @@ func installCRDs(ctx context.Context, cfg *rest.Config, crds []crdSource) error 
 			}
 		}
 	}
+	tDiscovered := time.Now()
+	if err := warmCRDs(deadline, cfg, crds); err != nil {
+		return err
+	}
+	logf("%d CRDs ready after %.1fs (create %.1fs, Established %.1fs, discovery %.1fs, first list %.1fs)",
+		len(crds), time.Since(t0).Seconds(), tCreated.Sub(t0).Seconds(), tEstablished.Sub(tCreated).Seconds(),
+		tDiscovered.Sub(tEstablished).Seconds(), time.Since(tDiscovered).Seconds())
 	return nil
+}
+
+// warmCRDs lists every served version of every CRD until the list answers
+// 200. kube-apiserver builds a custom resource's storage and watch cache on
+// the first request for it, and answers 429 "storage is (re)initializing"
+// until that cache is filled, after start-up and after every restart alike.
+func warmCRDs(ctx context.Context, cfg *rest.Config, crds []crdSource) error {
+	transport, err := rest.TransportFor(cfg)
+	if err != nil {
+		return err
+	}
+	client := &http.Client{Transport: transport, Timeout: 10 * time.Second}
+	errs := make(chan error, 64)
+	var wg sync.WaitGroup
+	for _, s := range crds {
+		for _, v := range s.crd.Spec.Versions {
+			if !v.Served {
+				continue
+			}
+			url := fmt.Sprintf("%s/apis/%s/%s/%s?limit=1", cfg.Host, s.crd.Spec.Group, v.Name, s.crd.Spec.Names.Plural)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				last := ""
+				for {
+					req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+					resp, err := client.Do(req)
+					if err == nil {
+						io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+						if resp.StatusCode == http.StatusOK {
+							return
+						}
+						last = resp.Status
+					} else {
+						last = err.Error()
+					}
+					if err := sleepCtx(ctx, 100*time.Millisecond); err != nil {
+						select {
+						case errs <- fmt.Errorf("GET %s: no 200 (last: %s): %w", url, last, err):
+						default:
+						}
+						return
+					}
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return nil
+	}
 }
 
 func hasResource(list *metav1.APIResourceList, plural string) bool {

@@ -61,14 +61,27 @@ func startEtcd(dataDir, logFile string) (*etcdServer, error) {
 	return &etcdServer{e: e, client: v3client.New(e.Server), clientURL: cu.String()}, nil
 }
 
-// compact compacts the whole keyspace at the current revision and waits
-// until the compaction is applied to the backend.
+// compactMarker is written (outside kube-apiserver's /registry prefix) just
+// before each compaction.
+const compactMarker = "/testcluster/compact-marker"
+
+// compact writes compactMarker twice and compacts the keyspace at the second
+// write's revision, waiting until the compaction is applied to the backend.
+//
+// The two writes put the compaction at least two revisions past any
+// resourceVersion a client has seen, so a watch from that resourceVersion
+// asks for a compacted revision (410 Expired). Compacting at exactly rv+1
+// would instead make kube-apiserver answer a watch from rv with a 500
+// ("etcd event received with PrevKv=nil") when rv+1 changed a watched key.
 func (s *etcdServer) compact(ctx context.Context) (int64, error) {
-	resp, err := s.client.Get(ctx, "/", clientv3.WithCountOnly())
-	if err != nil {
-		return 0, err
+	var rev int64
+	for i := 0; i < 2; i++ {
+		resp, err := s.client.Put(ctx, compactMarker, time.Now().UTC().Format(time.RFC3339Nano))
+		if err != nil {
+			return 0, err
+		}
+		rev = resp.Header.Revision
 	}
-	rev := resp.Header.Revision
 	if _, err := s.client.Compact(ctx, rev, clientv3.WithCompactPhysical()); err != nil {
 		return 0, err
 	}

@@ -60,7 +60,7 @@ func parseFlags(args []string) (*options, error) {
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&o.dir, "dir", "", "working directory: certificates, tokens, kubeconfigs, etcd data, logs (required)")
-	fs.Var(&o.crds, "crds", "directory whose *.yaml CRDs are installed before `ready` (repeatable)")
+	fs.Var(&o.crds, "crds", "directory whose *.yaml CRDs are installed and Established before the ready file (repeatable)")
 	fs.IntVar(&o.port, "port", 0, "kube-apiserver secure port on 127.0.0.1 (0: a free port)")
 	fs.IntVar(&o.controlPort, "control-port", 0, "control HTTP port on 127.0.0.1 (0: a free port)")
 	fs.BoolVar(&o.watchCache, "watch-cache", true, "kube-apiserver --watch-cache (false: every watch is served by etcd)")
@@ -148,6 +148,9 @@ func (a *apiserver) startLocked(ctx context.Context, timeout time.Duration) erro
 	defer logFile.Close()
 	fmt.Fprintf(logFile, "==== testcluster: starting kube-apiserver at %s\n", time.Now().Format(time.RFC3339Nano))
 	cmd := exec.Command(a.bin, append([]string{apiserverRole}, a.args...)...)
+	if name, err := os.Executable(); err == nil {
+		cmd.Args[0] = name // what ps shows instead of /proc/self/exe
+	}
 	cmd.Env = append(os.Environ(), parentPIDEnv+"="+strconv.Itoa(os.Getpid()))
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	// Own process group: a terminal's ^C reaches only the supervisor, which
@@ -181,10 +184,10 @@ func (a *apiserver) startLocked(ctx context.Context, timeout time.Duration) erro
 		case <-done:
 			return fmt.Errorf("kube-apiserver exited during start-up; last lines of %s:\n%s", a.logPath, tail(a.logPath, 30))
 		case <-ctx.Done():
-			a.stopLocked()
+			a.stopLocked(syscall.SIGTERM)
 			return ctx.Err()
 		case <-deadline:
-			a.stopLocked()
+			a.stopLocked(syscall.SIGTERM)
 			return fmt.Errorf("kube-apiserver not ready after %s; last lines of %s:\n%s", timeout, a.logPath, tail(a.logPath, 30))
 		case <-time.After(200 * time.Millisecond):
 		}
@@ -209,16 +212,17 @@ func (a *apiserver) ready(ctx context.Context) bool {
 func (a *apiserver) stop() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.stopLocked()
+	a.stopLocked(syscall.SIGTERM)
 }
 
-func (a *apiserver) stopLocked() {
+// stopLocked sends sig (SIGKILL after 10 s) and waits for the exit.
+func (a *apiserver) stopLocked(sig syscall.Signal) {
 	if a.proc == nil {
 		return
 	}
 	cmd, done := a.proc.cmd, a.proc.done
 	if !a.proc.stopping.Swap(true) {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Process.Signal(sig)
 	}
 	select {
 	case <-done:
@@ -229,10 +233,10 @@ func (a *apiserver) stopLocked() {
 	}
 }
 
-func (a *apiserver) restart(ctx context.Context, timeout time.Duration) (int, error) {
+func (a *apiserver) restart(ctx context.Context, sig syscall.Signal, timeout time.Duration) (int, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.stopLocked()
+	a.stopLocked(sig)
 	if err := a.startLocked(ctx, timeout); err != nil {
 		return 0, err
 	}
@@ -274,16 +278,16 @@ func runSupervisor(args []string) error {
 	ctx, stopSignals := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stopSignals()
 
+	crds, err := readCRDs(o.crds)
+	if err != nil {
+		return err
+	}
 	if err := os.MkdirAll(o.dir, 0o755); err != nil {
 		return err
 	}
 	path := func(name string) string { return filepath.Join(o.dir, name) }
 	// A `ready` left by an earlier run must not satisfy a waiting test.
 	if err := os.Remove(path("ready")); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	crds, err := readCRDs(o.crds)
-	if err != nil {
 		return err
 	}
 
@@ -370,6 +374,9 @@ func runSupervisor(args []string) error {
 		"--service-account-signing-key-file=" + path("sa.key"),
 		// No controller-manager creates `default` ServiceAccounts.
 		"--disable-admission-plugins=ServiceAccount",
+		// End open watches on SIGTERM; with the default 0 the HTTP server
+		// waits up to --request-timeout (60s) for them.
+		"--shutdown-watch-termination-grace-period=2s",
 		"--allow-privileged=true",
 		"--profiling=false",
 		"--watch-cache=" + strconv.FormatBool(o.watchCache),
@@ -386,9 +393,13 @@ func runSupervisor(args []string) error {
 		return err
 	}
 
-	self, err := os.Executable()
-	if err != nil {
-		return err
+	// The apiserver child is this very binary, even if bin/testcluster is
+	// rebuilt while the cluster runs (a restart then still matches).
+	self := "/proc/self/exe"
+	if _, err := os.Stat(self); err != nil {
+		if self, err = os.Executable(); err != nil {
+			return err
+		}
 	}
 	roots := x509.NewCertPool()
 	roots.AddCert(p.serverCA.cert)
@@ -416,12 +427,8 @@ func runSupervisor(args []string) error {
 		QPS:             200,
 		Burst:           400,
 	}
-	crdStart := time.Now()
 	if err := installCRDs(ctx, restCfg, crds); err != nil {
 		return err
-	}
-	if len(crds) > 0 {
-		logf("%d CRDs established after %.1fs", len(crds), time.Since(crdStart).Seconds())
 	}
 
 	draServed, err := servedVersions(restCfg, "resource.k8s.io")
@@ -458,8 +465,22 @@ func runSupervisor(args []string) error {
 		reply(w, http.StatusOK, map[string]int64{"revision": rev})
 	})
 	mux.HandleFunc("POST /restart-apiserver", func(w http.ResponseWriter, r *http.Request) {
+		sig := syscall.SIGTERM
+		switch r.URL.Query().Get("signal") {
+		case "", "TERM":
+		case "KILL":
+			sig = syscall.SIGKILL
+		default:
+			reply(w, http.StatusBadRequest, map[string]string{"error": "signal must be TERM or KILL"})
+			return
+		}
 		start := time.Now()
-		pid, err := as.restart(ctx, o.startupTimeout)
+		pid, err := as.restart(ctx, sig, o.startupTimeout)
+		if err == nil {
+			wctx, cancel := context.WithTimeout(ctx, o.startupTimeout)
+			err = warmCRDs(wctx, restCfg, crds)
+			cancel()
+		}
 		if err != nil {
 			reply(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
 			select { // the cluster is unusable now: end the run
@@ -544,6 +565,8 @@ func runSupervisor(args []string) error {
 	if err := writeFile(path("ready"), []byte(server+"\n"), 0o644); err != nil {
 		return err
 	}
+	// `ready` says the cluster is up: take it away first thing on the way down.
+	defer os.Remove(path("ready"))
 	logf("ready: SERVER=%s CONTROL=%s (%s/cluster.env)", server, control, o.dir)
 
 	select {
