@@ -12,7 +12,7 @@ build_packages=(
   nlohmann-json3-dev libsimdjson-dev libyaml-cpp-dev libspdlog-dev libfmt-dev
 )
 test_packages=(
-  catch2 clang libclang-rt-14-dev clang-format curl python3 golang-go
+  catch2 clang libclang-rt-14-dev clang-format curl python3 python3-yaml rsync time golang-go
 )
 
 wanted=("${build_packages[@]}")

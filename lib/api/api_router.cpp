@@ -315,6 +315,11 @@ api_response api_router::section_route(const parsed_target& target) {
   if (s.size() >= 4) {
     for (const sextant::section_route& route : owner->routes) {
       if (route.segment == s[3]) {
+        if (state_.demand) {
+          for (const kind_key& needed : route.needs) {
+            state_.demand(needed);
+          }
+        }
         std::vector<std::string> rest(s.begin() + 4, s.end());
         route_answer answer = route.handle(rest, context);
         api_response response = answer.status >= 400
@@ -396,9 +401,18 @@ api_response api_router::section_route(const parsed_target& target) {
     } else if (!valid_name(name)) {
       response = error_response(400, "BadRequest", "\"" + name + "\" is not a valid object name");
     } else {
-      for (const kind_key& needed : resource.details_need) {
-        if (state_.demand) {
+      if (state_.demand) {
+        for (const kind_key& needed : resource.details_need) {
           state_.demand(needed);
+        }
+        for (const section& other : state_.catalog.sections()) {
+          for (const details_extension& extension : other.extensions) {
+            if (extension.type == resource.type) {
+              for (const kind_key& needed : extension.needs) {
+                state_.demand(needed);
+              }
+            }
+          }
         }
       }
       object_ptr object = state_.store.get(resource.type, namespace_, name);

@@ -96,6 +96,8 @@ struct problem_category {
 struct details_extension {
   kind_key type;
   std::function<void(const cached_object&, const view_context&, details_view&)> extend;
+  // Kinds watched on demand that `extend` reads (the Queue block reads Workloads).
+  std::vector<kind_key> needs = {};
 };
 
 // An answer from a section's own route (`/api/v1/kueue/queue/...`).
@@ -108,6 +110,7 @@ struct route_answer {
 struct section_route {
   std::string segment;  // the segment after the section id: "queue"
   std::function<route_answer(std::span<const std::string> rest, const view_context&)> handle;
+  std::vector<kind_key> needs = {};  // kinds watched on demand that the route reads
 };
 
 struct section {

@@ -198,3 +198,30 @@ TEST_CASE("problem settings: read, change, validate", "[router][settings]") {
     (void)before;
   }
 }
+
+TEST_CASE("details and routes ask for the kinds watched on demand that they read", "[router]") {
+  router_fixture f;
+  std::vector<std::string> asked;
+  f.state.demand = [&asked](const kind_key& type) { asked.push_back(type.to_string()); };
+  snapshot_loader loader(f.state.store, f.state.served, f.state.profiles, f.clock.now());
+  snapshot_report report;
+  loader.load_text("job.yaml", R"(
+apiVersion: batch/v1
+kind: Job
+metadata: {name: train, namespace: ml, uid: j1}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq}
+)", false, report);
+  REQUIRE(report.errors.empty());
+  f.get("/api/v1/core/jobs/ml/train");
+  CHECK(std::count(asked.begin(), asked.end(), "Workload.kueue.x-k8s.io") == 1);  // the Queue block
+  f.get("/api/v1/kueue/clusterqueues/cq");
+  CHECK(std::count(asked.begin(), asked.end(), "Workload.kueue.x-k8s.io") == 2);  // the waiting list
+  f.get("/api/v1/kueue/queue/jobs/ml/train");
+  CHECK(std::count(asked.begin(), asked.end(), "Workload.kueue.x-k8s.io") == 3);  // the Queue route
+  asked.clear();
+  f.get("/api/v1/core/nodes/gpu-1");
+  CHECK(asked.empty());
+}

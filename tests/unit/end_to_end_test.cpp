@@ -35,7 +35,7 @@ TEST_CASE("the daemon serves the demo cluster over HTTP", "[e2e]") {
   CHECK(pods["items"].size() >= 4);
   auto pending = json::parse(http_call(daemon.port(), "GET", "/api/v1/core/pods/research/big-memory-notebook").body);
   CHECK(pending["state"]["label"] == "Pending");
-  CHECK_THAT(pending["state"]["message"].get<std::string>(), Catch::StartsWith("0/4 nodes are available"));
+  CHECK_THAT(pending["state"]["message"].get<std::string>(), Catch::StartsWith("0/5 nodes are available"));
 
   auto etag = sections.headers["etag"];
   CHECK(http_call(daemon.port(), "GET", "/api/v1/sections", {{"If-None-Match", etag}}).status == 304);

@@ -91,9 +91,10 @@ section make_section(position_lookup positions) {
                                                            "Workload", object.namespace_, link["name"].get<std::string>());
                                                }
                                                view.blocks["queue"] = std::move(block);
-                                             }});
+                                             },
+                                             {workload_kind}});
   }
-  s.routes.push_back(section_route{"queue", queue_route});
+  s.routes.push_back(section_route{"queue", queue_route, {workload_kind}});
   return s;
 }
 
