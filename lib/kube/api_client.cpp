@@ -296,11 +296,14 @@ net::awaitable<api_client::exchange> api_client::send(const std::string& target,
 net::awaitable<http_reply> api_client::get(std::string target, request_options options,
                                            std::shared_ptr<cancel_token> cancel) {
   http_reply reply;
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    exchange ex = co_await send(target, options, cancel, attempt == 0);
+  bool retried_stale = false;  // a pooled connection the server had closed
+  bool retried_401 = false;    // refreshed credentials get one more try
+  for (;;) {
+    exchange ex = co_await send(target, options, cancel, !retried_stale);
     if (!ex.parser) {
-      if (ex.pooled && !(cancel && cancel->cancelled())) {
-        continue;  // the server closed an idle connection: try a fresh one
+      if (ex.pooled && !retried_stale && !(cancel && cancel->cancelled())) {
+        retried_stale = true;
+        continue;
       }
       reply.error = ex.error;
       break;
@@ -331,14 +334,15 @@ net::awaitable<http_reply> api_client::get(std::string target, request_options o
                                                     : "reading from " + config_.server.authority() + ": " + ec.message();
       break;
     }
-    if (reply.status == 401 && attempt < 2 && credentials_.invalidate(ex.auth_generation)) {
-      count(options.verb, reply.status);
-      continue;  // refreshed credentials get one more try
-    }
     if (parser.get().keep_alive() && idle_.size() < max_idle_connections) {
       idle_.push_back(std::move(ex.conn));
     } else {
       ex.conn->close();
+    }
+    if (reply.status == 401 && !retried_401 && credentials_.invalidate(ex.auth_generation)) {
+      retried_401 = true;
+      count(options.verb, reply.status);
+      continue;
     }
     break;
   }

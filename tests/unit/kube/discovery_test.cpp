@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "kube/api_lister_watcher.hpp"
+#include "kube/version_priority.hpp"
 #include "kube/watch_plan.hpp"
 
 using namespace sextant;
@@ -228,4 +229,19 @@ TEST_CASE("list and watch requests carry the reflector's parameters", "[kube][di
   CHECK(watch_target(nodes, streaming) ==
         "/api/v1/nodes?watch=1&allowWatchBookmarks=true&timeoutSeconds=300&sendInitialEvents=true"
         "&resourceVersionMatch=NotOlderThan&labelSelector=nvidia.com%2Fgpu.present%3Dtrue");
+}
+
+TEST_CASE("versions sort as Kubernetes prioritises them", "[kube][discovery]") {
+  // The example of the CRD versioning documentation.
+  std::vector<std::string> versions{"foo10", "v11alpha2", "v1", "v3beta1", "v2", "v10beta3", "v11beta2",
+                                    "v12alpha1", "foo1", "v10"};
+  sort_by_version_priority(versions);
+  CHECK(versions == std::vector<std::string>{"v10", "v2", "v1", "v11beta2", "v10beta3", "v3beta1", "v12alpha1",
+                                             "v11alpha2", "foo1", "foo10"});
+  std::vector<std::string> kueue{"v1beta1", "v1beta2"};
+  sort_by_version_priority(kueue);
+  CHECK(kueue.front() == "v1beta2");
+  std::vector<std::string> dra{"v1alpha3", "v1beta1", "v1", "v1beta2"};
+  sort_by_version_priority(dra);
+  CHECK(dra == std::vector<std::string>{"v1", "v1beta2", "v1beta1", "v1alpha3"});
 }

@@ -1,0 +1,141 @@
+#include "test_cluster.hpp"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+extern char** environ;
+
+namespace sextant::integration {
+namespace fs = std::filesystem;
+
+std::filesystem::path upstream_crds(const std::string& name) { return fs::path(SEXTANT_SHARED_DIR) / "upstream" / "crds" / name; }
+
+std::filesystem::path fixture(const std::string& name) {
+  return fs::path(SEXTANT_SOURCE_DIR) / "tests" / "fixtures" / "kube" / name;
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+  // Replaced by rename, as the kubelet rotates projected tokens.
+  fs::path tmp = path.string() + ".tmp";
+  std::ofstream(tmp, std::ios::binary) << text;
+  fs::rename(tmp, path);
+}
+
+namespace {
+
+std::string tail_of(const fs::path& path, std::size_t max_chars) {
+  std::string text = read_text(path);
+  return text.size() > max_chars ? text.substr(text.size() - max_chars) : text;
+}
+
+}  // namespace
+
+test_cluster::test_cluster(cluster_options options) {
+  std::string pattern = (fs::temp_directory_path() / "sextant-cluster-XXXXXX").string();
+  dir_ = ::mkdtemp(pattern.data());
+  std::vector<std::string> args{SEXTANT_TESTCLUSTER, "--dir", (dir_ / "cluster").string()};
+  for (const std::string& crds : options.crds) {
+    args.push_back("--crds");
+    args.push_back(crds);
+  }
+  if (!options.watch_cache) {
+    args.push_back("--watch-cache=false");
+  }
+  std::vector<char*> argv;
+  for (std::string& arg : args) {
+    argv.push_back(arg.data());
+  }
+  argv.push_back(nullptr);
+  const std::string log = (dir_ / "testcluster.log").string();
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  int rc = ::posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    throw std::runtime_error(std::string("cannot start ") + SEXTANT_TESTCLUSTER + ": " + std::strerror(rc));
+  }
+  const fs::path ready = dir_ / "cluster" / "ready";
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(4);
+  while (!fs::exists(ready)) {
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      throw std::runtime_error("testcluster exited during start-up:\n" + tail_of(log, 3000));
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw std::runtime_error("testcluster not ready after 4 minutes:\n" + tail_of(log, 3000));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  std::istringstream lines(read_text(dir_ / "cluster" / "cluster.env"));
+  for (std::string line; std::getline(lines, line);) {
+    auto eq = line.find('=');
+    if (eq != std::string::npos) {
+      env_[line.substr(0, eq)] = line.substr(eq + 1);
+    }
+  }
+}
+
+test_cluster::~test_cluster() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (::waitpid(pid_, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, &status, 0);
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  std::error_code ignored;
+  fs::remove_all(dir_, ignored);
+}
+
+std::string test_cluster::env(const std::string& key) const {
+  auto it = env_.find(key);
+  if (it == env_.end()) {
+    throw std::runtime_error("cluster.env has no " + key);
+  }
+  return it->second;
+}
+
+std::string test_cluster::admin_token() const { return read_text(env("ADMIN_TOKEN_FILE")); }
+
+admin_client test_cluster::admin() const { return admin_client(server(), env("CA_CRT"), admin_token()); }
+
+long long test_cluster::compact() {
+  answer done = control_post(env("CONTROL"), "/compact");
+  if (!done.ok()) {
+    throw std::runtime_error("compact: " + std::to_string(done.status) + " " + done.text + done.error);
+  }
+  return done.body().value("revision", 0LL);
+}
+
+void test_cluster::restart_apiserver() {
+  answer done = control_post(env("CONTROL"), "/restart-apiserver");
+  if (!done.ok()) {
+    throw std::runtime_error("restart-apiserver: " + std::to_string(done.status) + " " + done.text + done.error);
+  }
+}
+
+}  // namespace sextant::integration

@@ -1,0 +1,53 @@
+#pragma once
+// One real etcd + kube-apiserver for a test: tests/apiserver's `testcluster`, started in a
+// scratch folder and stopped (SIGTERM) with the object. It writes kubeconfigs for a token,
+// a client certificate, a reader without RBAC and a wrong CA, the CA and tokens, and has a
+// control port that compacts etcd or restarts the apiserver.
+#include <sys/types.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "admin_client.hpp"
+
+namespace sextant::integration {
+
+struct cluster_options {
+  std::vector<std::string> crds;  // folders of CRDs installed before the cluster is ready
+  bool watch_cache = true;        // false: every watch is served by etcd (compaction shows)
+};
+
+class test_cluster {
+ public:
+  explicit test_cluster(cluster_options options = {});
+  ~test_cluster();
+  test_cluster(const test_cluster&) = delete;
+  test_cluster& operator=(const test_cluster&) = delete;
+
+  // A value of cluster.env: SERVER, CONTROL, CA_CRT, KUBECONFIG_TOKEN, ADMIN_TOKEN_FILE, ...
+  std::string env(const std::string& key) const;
+  const std::filesystem::path& dir() const { return dir_; }
+  std::string server() const { return env("SERVER"); }
+  std::string admin_token() const;
+  admin_client admin() const;
+
+  // Compacts etcd at its current revision; returns the revision.
+  long long compact();
+  // Stops the apiserver and starts it again (etcd keeps running); returns when it is ready.
+  void restart_apiserver();
+
+ private:
+  std::filesystem::path dir_;
+  pid_t pid_ = -1;
+  std::map<std::string, std::string> env_;
+};
+
+// ../shared/upstream/crds/<name>
+std::filesystem::path upstream_crds(const std::string& name);
+std::filesystem::path fixture(const std::string& name);
+std::string read_text(const std::filesystem::path& path);
+void write_text(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace sextant::integration
