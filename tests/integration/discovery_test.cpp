@@ -49,7 +49,7 @@ json jobset_crd() {
 
 }  // namespace
 
-TEST_CASE("a CRD installed while running makes its section appear; removed, it disappears",
+TEST_CASE("a CRD installed while running makes its section appear and removing it makes it disappear",
           "[integration][discovery]") {
   test_cluster cluster;
   admin_client admin = cluster.admin();

@@ -111,7 +111,7 @@ TEST_CASE("the first list is paged from version 0 and replaces the store at once
   CHECK(watch.idle_timeout == watch.timeout + std::chrono::seconds(30));
 }
 
-TEST_CASE("watch events change the store; bookmarks only move the version", "[kube][reflector]") {
+TEST_CASE("watch events change the store and bookmarks only move the version", "[kube][reflector]") {
   harness h;
   h.script->answer_list_page(page({pod("a", "10")}, "10"));
   auto stream = h.script->answer_watch();
