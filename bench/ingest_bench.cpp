@@ -26,7 +26,9 @@ std::string managed_fields(std::mt19937& rng) {
   std::string out = "[";
   int entries = 2 + static_cast<int>(rng() % 3);
   for (int i = 0; i < entries; ++i) {
-    out += std::string(i ? "," : "") + R"({"manager":"kueue","operation":"Update","apiVersion":"v1","time":"2026-11-29T10:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:status":{"f:conditions":{"k:{\"type\":\"QuotaReserved\"}":{".":{},"f:lastTransitionTime":{},"f:message":{},"f:reason":{},"f:status":{},"f:type":{}}},"f:admission":{"f:clusterQueue":{},"f:podSetAssignments":{}}},"f:metadata":{"f:labels":{"f:kueue.x-k8s.io/job-uid":{}},"f:ownerReferences":{"k:{\"uid\":\"x\"}":{}}}}})";
+    out +=
+        std::string(i ? "," : "") +
+        R"({"manager":"kueue","operation":"Update","apiVersion":"v1","time":"2026-11-29T10:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:status":{"f:conditions":{"k:{\"type\":\"QuotaReserved\"}":{".":{},"f:lastTransitionTime":{},"f:message":{},"f:reason":{},"f:status":{},"f:type":{}}},"f:admission":{"f:clusterQueue":{},"f:podSetAssignments":{}}},"f:metadata":{"f:labels":{"f:kueue.x-k8s.io/job-uid":{}},"f:ownerReferences":{"k:{\"uid\":\"x\"}":{}}}}})";
   }
   return out + "]";
 }
@@ -34,8 +36,8 @@ std::string managed_fields(std::mt19937& rng) {
 std::string container(int index, std::mt19937& rng) {
   std::string env;
   for (int e = 0; e < 8 + static_cast<int>(rng() % 8); ++e) {
-    env += std::string(e ? "," : "") + R"({"name":"ENV_VAR_)" + std::to_string(e) + R"(","value":"some-configuration-value-)" +
-           std::to_string(rng() % 100000) + R"("})";
+    env += std::string(e ? "," : "") + R"({"name":"ENV_VAR_)" + std::to_string(e) +
+           R"(","value":"some-configuration-value-)" + std::to_string(rng() % 100000) + R"("})";
   }
   return R"({"name":"worker-)" + std::to_string(index) +
          R"(","image":"registry.example.com/ml/trainer:v2.3.1","command":["python","-m","train","--config","/etc/config/train.yaml"],"env":[)" +
@@ -52,19 +54,22 @@ std::string workload(int i, std::mt19937& rng) {
     for (int c = 0; c < count; ++c) {
       containers += std::string(c ? "," : "") + container(c, rng);
     }
-    pod_sets += std::string(s ? "," : "") + R"({"name":"set-)" + std::to_string(s) + R"(","count":)" +
-                std::to_string(1 + rng() % 8) + R"(,"template":{"metadata":{"labels":{"app":"train"}},"spec":{"containers":[)" +
-                containers +
-                R"(],"volumes":[{"name":"data","persistentVolumeClaim":{"claimName":"dataset"}},{"name":"config","configMap":{"name":"train-config"}}],"restartPolicy":"Never","tolerations":[{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}]}}})";
+    pod_sets +=
+        std::string(s ? "," : "") + R"({"name":"set-)" + std::to_string(s) + R"(","count":)" +
+        std::to_string(1 + rng() % 8) + R"(,"template":{"metadata":{"labels":{"app":"train"}},"spec":{"containers":[)" +
+        containers +
+        R"(],"volumes":[{"name":"data","persistentVolumeClaim":{"claimName":"dataset"}},{"name":"config","configMap":{"name":"train-config"}}],"restartPolicy":"Never","tolerations":[{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}]}}})";
   }
   std::string name = "job-train-" + std::to_string(i);
   return R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":")" + name +
          R"(","namespace":"team-)" + std::to_string(i % 20) + R"(","uid":"uid-)" + std::to_string(i) +
          R"(","resourceVersion":")" + std::to_string(100000 + i) +
-         R"(","creationTimestamp":"2026-11-29T10:00:00Z","labels":{"kueue.x-k8s.io/job-uid":"job-uid-)" + std::to_string(i) +
-         R"("},"ownerReferences":[{"apiVersion":"batch/v1","kind":"Job","name":")" + name + R"(","uid":"job-uid-)" +
-         std::to_string(i) + R"(","controller":true}],"managedFields":)" + managed_fields(rng) +
-         R"(},"spec":{"queueName":"team-queue","priority":100,"priorityClassName":"high","active":true,"podSets":[)" + pod_sets +
+         R"(","creationTimestamp":"2026-11-29T10:00:00Z","labels":{"kueue.x-k8s.io/job-uid":"job-uid-)" +
+         std::to_string(i) + R"("},"ownerReferences":[{"apiVersion":"batch/v1","kind":"Job","name":")" + name +
+         R"(","uid":"job-uid-)" + std::to_string(i) + R"(","controller":true}],"managedFields":)" +
+         managed_fields(rng) +
+         R"(},"spec":{"queueName":"team-queue","priority":100,"priorityClassName":"high","active":true,"podSets":[)" +
+         pod_sets +
          R"(]},"status":{"conditions":[{"type":"QuotaReserved","status":"False","reason":"Pending","message":"couldn't assign flavors to pod set set-0: insufficient unused quota for nvidia.com/gpu in flavor a100, 4 more needed","lastTransitionTime":"2026-11-29T10:00:05Z","observedGeneration":1}],"resourceRequests":[{"name":"set-0","resources":{"cpu":"8","memory":"64Gi"}}]}})";
 }
 
@@ -114,24 +119,31 @@ void run(const char* label, const std::string& body, const char* api_version, co
     sextant::object_store store;
     {
       auto list = decoder.decode_list(body, api_version, item_kind);
+      if (!list.ok() || list.value->items.empty()) {
+        std::printf("%s: nothing decoded: %s\n", label, list.error.c_str());
+        return;
+      }
       std::vector<sextant::object_ptr> objects;
       for (json& item : list.value->items) {
         objects.push_back(sextant::make_object(std::move(item), {}, nullptr));
       }
-      store.replace_all(objects.front()->type, std::move(objects));
+      const sextant::kind_key type = objects.front()->type;
+      store.replace_all(type, std::move(objects));
     }
     std::size_t held = heap_in_use() - before;
-    std::printf("%-10s %6zu items  %7.1f MB  decode %7.1f ms  %8.0f MB/s  %6.2f us/item  cached %7.0f bytes/object (%.3fx text)\n",
-                label, items, static_cast<double>(body.size()) / 1e6, best * 1e3,
-                static_cast<double>(body.size()) / 1e6 / best, best * 1e6 / static_cast<double>(items),
-                static_cast<double>(held) / static_cast<double>(items),
-                static_cast<double>(held) / static_cast<double>(body.size()));
+    std::printf(
+        "%-10s %6zu items  %7.1f MB  decode %7.1f ms  %8.0f MB/s  %6.2f us/item  cached %7.0f bytes/object (%.3fx "
+        "text)\n",
+        label, items, static_cast<double>(body.size()) / 1e6, best * 1e3, static_cast<double>(body.size()) / 1e6 / best,
+        best * 1e6 / static_cast<double>(items), static_cast<double>(held) / static_cast<double>(items),
+        static_cast<double>(held) / static_cast<double>(body.size()));
   }
 }
 
 }  // namespace
 
 int main() {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   const sextant::section_catalog catalog(sextant::all_sections());
   const sextant::ingest_profiles profiles = catalog.profiles();
   const sextant::ingest_profiles keep_all;  // no profile: everything but managedFields

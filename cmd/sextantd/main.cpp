@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include <boost/asio/io_context.hpp>
 #include <spdlog/spdlog.h>
+#include <boost/asio/io_context.hpp>
 
 #include "app/app.hpp"
 #include "app/logging.hpp"

@@ -20,9 +20,8 @@ bool valid_name(const std::string& text) {
   if (text.empty() || text.size() > 253) {
     return false;
   }
-  return std::none_of(text.begin(), text.end(), [](char c) {
-    return static_cast<unsigned char>(c) < 0x20 || c == '/' || c == 0x7f;
-  });
+  return std::none_of(text.begin(), text.end(),
+                      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == '/' || c == 0x7f; });
 }
 
 // Rejects parameters a route does not take, by name: a typo should not silently widen a list.
@@ -34,16 +33,18 @@ std::optional<api_response> only_params(const parsed_target& target, std::initia
       for (const char* name : allowed) {
         list += (list.empty() ? "" : ", ") + std::string(name);
       }
-      return error_response(400, "BadRequest",
-                            "unknown query parameter \"" + key + "\"" +
-                                (list.empty() ? std::string(" (this route takes none)") : " (this route takes " + list + ")"));
+      return error_response(
+          400, "BadRequest",
+          "unknown query parameter \"" + key + "\"" +
+              (list.empty() ? std::string(" (this route takes none)") : " (this route takes " + list + ")"));
     }
   }
   return std::nullopt;
 }
 
 api_response method_not_allowed(const std::string& method, const std::string& allow) {
-  api_response response = error_response(405, "MethodNotAllowed", "method " + method + " is not allowed here; use " + allow);
+  api_response response =
+      error_response(405, "MethodNotAllowed", "method " + method + " is not allowed here; use " + allow);
   response.headers.emplace_back("Allow", allow);
   return response;
 }
@@ -74,7 +75,8 @@ api_response api_router::handle(const api_request& request) {
       response = dispatch(request, target);
     } catch (const std::exception& error) {
       spdlog::error("{} {}: {}", request.method, request.target, error.what());
-      response = error_response(500, "InternalError", "the request could not be answered: " + std::string(error.what()));
+      response =
+          error_response(500, "InternalError", "the request could not be answered: " + std::string(error.what()));
     }
   }
   if (response.route.empty()) {
@@ -128,8 +130,8 @@ api_response api_router::dispatch(const api_request& request, const parsed_targe
     });
   }
   if (s.size() < 3 || s[0] != "api" || s[1] != "v1") {
-    api_response response = error_response(404, "NotFound", "no route " + request.target.substr(0, 200) +
-                                                                " (the API lives under /api/v1)");
+    api_response response =
+        error_response(404, "NotFound", "no route " + request.target.substr(0, 200) + " (the API lives under /api/v1)");
     return response;
   }
   if (s.size() == 3 && s[2] == "sections") {
@@ -332,7 +334,8 @@ api_response api_router::section_route(const parsed_target& target) {
     }
   }
   if (!state_.catalog.listed(*owner, state_.served)) {
-    api_response response = error_response(404, "NotServed", "the cluster does not serve " + owner->title + " (" + owner->group + ")");
+    api_response response =
+        error_response(404, "NotServed", "the cluster does not serve " + owner->title + " (" + owner->group + ")");
     response.route = "/api/v1/{section}";
     return response;
   }
@@ -343,14 +346,15 @@ api_response api_router::section_route(const parsed_target& target) {
   }
   resource_match match = state_.catalog.find_resource(owner->id, s[3]);
   if (match.resource == nullptr) {
-    api_response response = error_response(404, "NotFound", "section " + owner->id + " has no resource \"" + s[3] + "\"");
+    api_response response =
+        error_response(404, "NotFound", "section " + owner->id + " has no resource \"" + s[3] + "\"");
     response.route = "/api/v1/{section}/{resource}";
     return response;
   }
   const resource_def& resource = *match.resource;
   if (!state_.catalog.served(*owner, resource, state_.served)) {
-    api_response response = error_response(404, "NotServed", "the cluster does not serve " + resource.type.kind + " (" +
-                                                                  resource.type.group + ")");
+    api_response response = error_response(
+        404, "NotServed", "the cluster does not serve " + resource.type.kind + " (" + resource.type.group + ")");
     response.route = "/api/v1/{section}/{resource}";
     return response;
   }
@@ -388,11 +392,13 @@ api_response api_router::section_route(const parsed_target& target) {
   if (resource.type.kind.empty()) {
     response = error_response(404, "NotFound", resource.id + " is a computed page: it has a list, not details");
   } else if (resource.namespaced && s.size() != 6) {
-    response = error_response(400, "BadRequest", resource.id + " are namespaced: use /api/v1/" + owner->id + "/" +
-                                                     resource.id + "/{namespace}/{name}");
+    response = error_response(
+        400, "BadRequest",
+        resource.id + " are namespaced: use /api/v1/" + owner->id + "/" + resource.id + "/{namespace}/{name}");
   } else if (!resource.namespaced && s.size() != 5) {
-    response = error_response(400, "BadRequest", resource.id + " are cluster-scoped: use /api/v1/" + owner->id + "/" +
-                                                     resource.id + "/{name}");
+    response =
+        error_response(400, "BadRequest",
+                       resource.id + " are cluster-scoped: use /api/v1/" + owner->id + "/" + resource.id + "/{name}");
   } else {
     const std::string namespace_ = resource.namespaced ? s[4] : std::string();
     const std::string& name = resource.namespaced ? s[5] : s[4];
@@ -417,8 +423,9 @@ api_response api_router::section_route(const parsed_target& target) {
       }
       object_ptr object = state_.store.get(resource.type, namespace_, name);
       if (!object) {
-        response = error_response(404, "NotFound", resource.type.kind + " " + (namespace_.empty() ? "" : namespace_ + "/") +
-                                                       name + " is not in the cache");
+        response = error_response(
+            404, "NotFound",
+            resource.type.kind + " " + (namespace_.empty() ? "" : namespace_ + "/") + name + " is not in the cache");
       } else {
         response = json_response(object_details(state_, *owner, resource, *object, context));
       }

@@ -5,7 +5,9 @@
 namespace sextant {
 namespace {
 
-json or_null(const std::string& text) { return text.empty() ? json(nullptr) : json(text); }
+json or_null(const std::string& text) {
+  return text.empty() ? json(nullptr) : json(text);
+}
 
 object_state safe_state(const resource_def& resource, const cached_object& object, const view_context& context) {
   if (!resource.state) {
@@ -24,14 +26,15 @@ object_state safe_state(const resource_def& resource, const cached_object& objec
 json object_summary(const daemon_state&, const section&, const resource_def& resource, const cached_object& object,
                     const view_context& context) {
   object_state state = safe_state(resource, object, context);
-  json summary = {{"apiVersion", object.api_version},
-                  {"kind", object.type.kind},
-                  {"namespace", or_null(object.namespace_)},
-                  {"name", object.name},
-                  {"uid", or_null(object.uid)},
-                  {"created", or_null(string_or(object.body, {"metadata", "creationTimestamp"}))},
-                  {"state", {{"label", state.label}, {"reason", or_null(state.reason)}, {"message", or_null(state.message)}}},
-                  {"path", context.path_json(object.type, object.namespace_, object.name)}};
+  json summary = {
+      {"apiVersion", object.api_version},
+      {"kind", object.type.kind},
+      {"namespace", or_null(object.namespace_)},
+      {"name", object.name},
+      {"uid", or_null(object.uid)},
+      {"created", or_null(string_or(object.body, {"metadata", "creationTimestamp"}))},
+      {"state", {{"label", state.label}, {"reason", or_null(state.reason)}, {"message", or_null(state.message)}}},
+      {"path", context.path_json(object.type, object.namespace_, object.name)}};
   if (resource.summarize) {
     try {
       resource.summarize(object, context, summary);

@@ -1,7 +1,7 @@
 #include "app/app.hpp"
 
-#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
+#include <boost/asio/post.hpp>
 
 #include "api/api_router.hpp"
 #include "kube/connection_choice.hpp"
@@ -54,11 +54,14 @@ void app::start() {
     start_live();
   }
   auto [host, port] = split_listen(config_.listen);
-  http_server_options options{host, port, config_.max_connections, config_.max_request_bytes,
-                              config_.idle_timeout_seconds, config_.shutdown_grace_seconds};
-  server_ = std::make_unique<http_server>(io_, options, [this](const api_request& request) {
-    return api_router(*state_).handle(request);
-  });
+  http_server_options options{host,
+                              port,
+                              config_.max_connections,
+                              config_.max_request_bytes,
+                              config_.idle_timeout_seconds,
+                              config_.shutdown_grace_seconds};
+  server_ = std::make_unique<http_server>(
+      io_, options, [this](const api_request& request) { return api_router(*state_).handle(request); });
   server_->start();
   spdlog::info("serving the API on {}:{}", host, server_->port());
   signals_.async_wait([this](const boost::system::error_code& ec, int signal) {
@@ -119,9 +122,9 @@ void app::start_live() {
   if (!connection.value) {
     throw std::runtime_error(connection.error);
   }
-  auto live = std::make_shared<kube::live_source>(io_.get_executor(), std::move(*connection.value),
-                                                  state_->catalog.sections(), state_->profiles, state_->store,
-                                                  state_->served, state_->metrics, *clock_);
+  auto live =
+      std::make_shared<kube::live_source>(io_.get_executor(), std::move(*connection.value), state_->catalog.sections(),
+                                          state_->profiles, state_->store, state_->served, state_->metrics, *clock_);
   if (std::string error = live->init(); !error.empty()) {
     throw std::runtime_error(error);
   }
@@ -197,7 +200,8 @@ void app::register_metrics() {
       m.set("sextant_problems", {{"category", category.id}}, 0);
     }
     for (const problem& p : state_->problems.current()) {
-      m.set("sextant_problems", {{"category", p.category}}, m.value("sextant_problems", {{"category", p.category}}) + 1);
+      m.set("sextant_problems", {{"category", p.category}},
+            m.value("sextant_problems", {{"category", p.category}}) + 1);
       m.set("sextant_problem",
             {{"category", p.category}, {"kind", p.type.kind}, {"namespace", p.namespace_}, {"name", p.name}}, 1);
     }

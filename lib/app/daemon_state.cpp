@@ -24,6 +24,8 @@ void daemon_state::mark_all_lists_complete() {
   }
 }
 
-std::optional<time_point> daemon_state::evaluate_problems() { return problems.evaluate(context()); }
+std::optional<time_point> daemon_state::evaluate_problems() {
+  return problems.evaluate(context());
+}
 
 }  // namespace sextant

@@ -240,7 +240,8 @@ std::string usage_text() {
   std::string out =
       "Usage: sextantd [--snapshot DIR | --kubeconfig FILE [--context NAME] | --in-cluster] [options]\n\n"
       "Reads GPU and AI-ML operators' objects from the Kubernetes API (or a snapshot directory) and\n"
-      "serves their state in plain words over a read-only HTTP API.\n\nOptions (each also a key of the --config YAML file):\n"
+      "serves their state in plain words over a read-only HTTP API.\n\nOptions (each also a key of the --config YAML "
+      "file):\n"
       "  --config FILE                 Read settings from a YAML file; flags win over it\n";
   for (const option_entry& entry : entries()) {
     std::string left = "  " + entry.option.flag + (entry.is_switch ? "" : " VALUE");

@@ -14,12 +14,12 @@ namespace sextant {
 
 struct daemon_config {
   std::string listen = "127.0.0.1:8080";
-  std::string snapshot;      // directory of objects; empty = a live cluster
-  std::optional<time_point> now;  // fixes the clock (snapshot mode and tests)
-  std::string kubeconfig;    // empty = $KUBECONFIG, ~/.kube/config, or in-cluster
-  std::string context;       // kubeconfig context; empty = current-context
-  bool in_cluster = false;   // force the service account config
-  std::string settings_file; // where problem-category settings persist; empty = not persisted
+  std::string snapshot;             // directory of objects; empty = a live cluster
+  std::optional<time_point> now;    // fixes the clock (snapshot mode and tests)
+  std::string kubeconfig;           // empty = $KUBECONFIG, ~/.kube/config, or in-cluster
+  std::string context;              // kubeconfig context; empty = current-context
+  bool in_cluster = false;          // force the service account config
+  std::string settings_file;        // where problem-category settings persist; empty = not persisted
   std::string log_format = "auto";  // auto (text on a terminal, JSON otherwise), text, json
   std::string log_level = "info";
   int max_connections = 256;

@@ -1,12 +1,12 @@
 #include "http/http_server.hpp"
 
+#include <spdlog/spdlog.h>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <spdlog/spdlog.h>
 
 namespace sextant {
 namespace asio = boost::asio;
@@ -102,8 +102,9 @@ asio::awaitable<void> http_server::serve(std::shared_ptr<session> connection) {
     unsigned version = 11;
     std::string method = "GET";
     if (read_error == http::error::body_limit) {
-      answer = error_response(413, "BadRequest", "the request body is larger than " +
-                                                     std::to_string(options_.max_request_bytes) + " bytes");
+      answer =
+          error_response(413, "BadRequest",
+                         "the request body is larger than " + std::to_string(options_.max_request_bytes) + " bytes");
     } else if (read_error == http::error::header_limit) {
       answer = error_response(431, "BadRequest", "the request headers are too large");
     } else if (read_error) {
@@ -119,8 +120,8 @@ asio::awaitable<void> http_server::serve(std::shared_ptr<session> connection) {
       keep_alive = request.keep_alive() && !stopping_;
       version = request.version();
       method = std::string(request.method_string());
-      api_request call{method, std::string(request.target()),
-                       std::string(request[http::field::if_none_match]), request.body()};
+      api_request call{method, std::string(request.target()), std::string(request[http::field::if_none_match]),
+                       request.body()};
       answer = handle_(call);
     }
     http::response<http::string_body> response{static_cast<http::status>(answer.status), version};

@@ -22,7 +22,9 @@ const ingest_profile& ingest_profiles::for_kind(const kind_key& type) const {
   return it == profiles_.end() ? default_profile_ : it->second;
 }
 
-bool dropped_metadata_member(std::string_view key) { return key == "managedFields"; }
+bool dropped_metadata_member(std::string_view key) {
+  return key == "managedFields";
+}
 
 bool dropped_annotation(std::string_view key) {
   return key == "kubectl.kubernetes.io/last-applied-configuration";

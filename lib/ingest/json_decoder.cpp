@@ -32,8 +32,9 @@ json convert_object(od::object object, const field_mask& mask, place where) {
     } else if (where == place::metadata && key == "annotations") {
       next = place::annotations;
     }
-    std::string name(key);
-    out[std::move(name)] = convert(field.value().value(), *child, next);
+    // Straight onto the member vector: the API server writes no duplicate keys, so the
+    // linear duplicate search of ordered_json's operator[] is wasted work here.
+    out.get_ref<json::object_t&>().emplace_back(std::string(key), convert(field.value().value(), *child, next));
   }
   return out;
 }

@@ -23,7 +23,7 @@ struct decoded_list {
   std::string resource_version;
   std::string continue_token;
   std::optional<std::int64_t> remaining_item_count;
-  std::vector<json> items;  // each with apiVersion and kind filled in
+  std::vector<json> items;               // each with apiVersion and kind filled in
   std::vector<std::string> item_errors;  // items that could not be read, by index
 };
 

@@ -5,14 +5,10 @@
 namespace sextant {
 
 json problem::to_json() const {
-  return json{{"category", category},
-              {"apiVersion", api_version},
-              {"kind", type.kind},
-              {"namespace", namespace_.empty() ? json(nullptr) : json(namespace_)},
-              {"name", name},
-              {"since", format_rfc3339(since)},
-              {"message", message},
-              {"path", path}};
+  return json{{"category", category}, {"apiVersion", api_version},
+              {"kind", type.kind},    {"namespace", namespace_.empty() ? json(nullptr) : json(namespace_)},
+              {"name", name},         {"since", format_rfc3339(since)},
+              {"message", message},   {"path", path}};
 }
 
 problem_engine::problem_engine(std::vector<problem_category> categories, std::vector<problem_rule> rules)
@@ -29,7 +25,9 @@ bool problem_engine::has_category(const std::string& id) const {
                      [&id](const problem_category& category) { return category.id == id; });
 }
 
-bool problem_engine::enabled(const std::string& category) const { return enabled_.contains(category); }
+bool problem_engine::enabled(const std::string& category) const {
+  return enabled_.contains(category);
+}
 
 void problem_engine::set_enabled(const std::string& category, bool on) {
   if (on) {

@@ -34,8 +34,8 @@ struct details_view {
   json notes = json::array();
 
   // Adds a link; `path` is filled from the context (null for kinds the API does not serve).
-  void link(const view_context& context, std::string rel, const std::string& api_version,
-            const std::string& kind, const std::string& namespace_, const std::string& name);
+  void link(const view_context& context, std::string rel, const std::string& api_version, const std::string& kind,
+            const std::string& namespace_, const std::string& name);
   void link(const view_context& context, std::string rel, const cached_object& object);
   void note(std::string sentence) { notes.push_back(std::move(sentence)); }
 };
@@ -48,10 +48,10 @@ struct computed_list {
 };
 
 struct resource_def {
-  std::string id;     // the route segment: "workloads"
-  std::string title;  // "Workloads"
-  kind_key type;      // empty kind for computed pages
-  std::string plural; // the API's resource name (for watches): usually the id
+  std::string id;      // the route segment: "workloads"
+  std::string title;   // "Workloads"
+  kind_key type;       // empty kind for computed pages
+  std::string plural;  // the API's resource name (for watches): usually the id
   bool namespaced = true;
 
   std::function<object_state(const cached_object&, const view_context&)> state;
@@ -64,9 +64,9 @@ struct resource_def {
 
   // How the kind is cached and watched.
   std::optional<ingest_profile> profile;
-  std::size_t cap = 0;             // most objects read (0: no cap); past it the list is incomplete
-  std::string label_selector;      // watch only objects with this selector ("a=b")
-  std::string demand_category;     // watched only while this problem category is on or details ask
+  std::size_t cap = 0;          // most objects read (0: no cap); past it the list is incomplete
+  std::string label_selector;   // watch only objects with this selector ("a=b")
+  std::string demand_category;  // watched only while this problem category is on or details ask
   // Kinds watched on demand that this resource's details read (a Cluster Queue's waiting list
   // reads Workloads): asking for the details asks for them.
   std::vector<kind_key> details_need;
@@ -74,9 +74,9 @@ struct resource_def {
 
 // A problem rule's finding on one object: "this condition holds since T".
 struct finding {
-  std::string id;                      // stable within the rule: "inadmissible"
-  std::optional<time_point> since;     // from the object when it tells; else first seen
-  std::chrono::seconds threshold{0};   // how long it must hold before it is a problem
+  std::string id;                     // stable within the rule: "inadmissible"
+  std::optional<time_point> since;    // from the object when it tells; else first seen
+  std::chrono::seconds threshold{0};  // how long it must hold before it is a problem
   std::string message;
 };
 
@@ -117,7 +117,7 @@ struct section {
   std::string id;
   std::string title;
   std::string group;
-  bool always_listed = false;               // `core`
+  bool always_listed = false;                   // `core`
   std::vector<std::string> version_preference;  // read this version first when served
   std::vector<resource_def> resources;
   std::vector<problem_category> categories;

@@ -15,8 +15,7 @@ struct view_context {
   const served_kinds& served;
   time_point now;
   // The API path of an object of a kind, or nullopt when no served resource shows that kind.
-  std::function<std::optional<std::string>(const kind_key&, const std::string& namespace_,
-                                           const std::string& name)>
+  std::function<std::optional<std::string>(const kind_key&, const std::string& namespace_, const std::string& name)>
       path_for;
 
   // The path as JSON: a string, or null.

@@ -253,7 +253,8 @@ void snapshot_loader::add_object(json object, const std::string& path, int line,
                                      "); keeping the one there, its resourceVersion is newer"});
       return;
     }
-    report.warnings.push_back({path, line, "duplicate " + identity + " (also in " + earlier_path + "); keeping this one"});
+    report.warnings.push_back(
+        {path, line, "duplicate " + identity + " (also in " + earlier_path + "); keeping this one"});
   } else {
     ++report.objects_loaded;
     ++report.objects_by_kind[cached->type.to_string()];
@@ -263,8 +264,8 @@ void snapshot_loader::add_object(json object, const std::string& path, int line,
     register_crd(cached->body);
   }
   if (!served_.serves(cached->type)) {
-    served_.add(served_kind{cached->type, {}, !cached->namespace_.empty(),
-                            {std::string(version_of(cached->api_version))}});
+    served_.add(
+        served_kind{cached->type, {}, !cached->namespace_.empty(), {std::string(version_of(cached->api_version))}});
   } else {
     served_.add(served_kind{cached->type, {}, true, {std::string(version_of(cached->api_version))}});
   }

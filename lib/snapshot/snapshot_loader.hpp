@@ -29,8 +29,8 @@ struct snapshot_report {
   std::size_t files_skipped = 0;
   std::size_t objects_loaded = 0;
   std::map<std::string, std::size_t> objects_by_kind;  // "Workload.kueue.x-k8s.io" -> 12
-  std::vector<load_problem> errors;    // files or objects not loaded
-  std::vector<load_problem> warnings;  // duplicates and the like: loaded, but worth saying
+  std::vector<load_problem> errors;                    // files or objects not loaded
+  std::vector<load_problem> warnings;                  // duplicates and the like: loaded, but worth saying
 
   // "loaded 42 objects from 7 files (3 Node, 12 Pod, ...); 1 file skipped"
   std::string summary() const;

@@ -137,8 +137,7 @@ void object_store::forget(const kind_key& type) {
   }
 }
 
-object_ptr object_store::get(const kind_key& type, const std::string& namespace_,
-                             const std::string& name) const {
+object_ptr object_store::get(const kind_key& type, const std::string& namespace_, const std::string& name) const {
   auto cache = kinds_.find(type);
   if (cache == kinds_.end()) {
     return nullptr;
@@ -160,8 +159,7 @@ object_ptr object_store::get_by_uid(const kind_key& type, const std::string& uid
   return it == cache->second.by_key.end() ? nullptr : it->second;
 }
 
-std::vector<object_ptr> object_store::list(const kind_key& type,
-                                           const std::optional<std::string>& namespace_) const {
+std::vector<object_ptr> object_store::list(const kind_key& type, const std::optional<std::string>& namespace_) const {
   std::vector<object_ptr> out;
   auto cache = kinds_.find(type);
   if (cache == kinds_.end()) {
@@ -222,8 +220,7 @@ std::vector<object_ptr> object_store::owned_by(const kind_key& type, const std::
     return {};
   }
   auto keys = cache->second.keys_by_owner.find(owner_uid);
-  return keys == cache->second.keys_by_owner.end() ? std::vector<object_ptr>{}
-                                                   : resolve(cache->second, keys->second);
+  return keys == cache->second.keys_by_owner.end() ? std::vector<object_ptr>{} : resolve(cache->second, keys->second);
 }
 
 void object_store::index_label(const kind_key& type, const std::string& label_key) {

@@ -48,12 +48,10 @@ class object_store {
   object_ptr get(const kind_key& type, const std::string& namespace_, const std::string& name) const;
   object_ptr get_by_uid(const kind_key& type, const std::string& uid) const;
   // Every object of a kind, ordered by namespace then name; `namespace_` narrows when set.
-  std::vector<object_ptr> list(const kind_key& type,
-                               const std::optional<std::string>& namespace_ = std::nullopt) const;
+  std::vector<object_ptr> list(const kind_key& type, const std::optional<std::string>& namespace_ = std::nullopt) const;
   std::size_t count(const kind_key& type) const;
   // Objects of a kind carrying label `key` = `value` (indexed when declared, else scanned).
-  std::vector<object_ptr> with_label(const kind_key& type, const std::string& key,
-                                     const std::string& value) const;
+  std::vector<object_ptr> with_label(const kind_key& type, const std::string& key, const std::string& value) const;
   // Objects of a kind with an ownerReference to `owner_uid`.
   std::vector<object_ptr> owned_by(const kind_key& type, const std::string& owner_uid) const;
 

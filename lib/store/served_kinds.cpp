@@ -21,7 +21,9 @@ void served_kinds::add(served_kind kind) {
   }
 }
 
-void served_kinds::remove(const kind_key& type) { kinds_.erase(type); }
+void served_kinds::remove(const kind_key& type) {
+  kinds_.erase(type);
+}
 
 const served_kind* served_kinds::find(const kind_key& type) const {
   auto it = kinds_.find(type);

@@ -14,7 +14,7 @@ namespace sextant {
 
 struct served_kind {
   kind_key type;
-  std::string plural;               // "workloads"
+  std::string plural;  // "workloads"
   bool namespaced = true;
   std::vector<std::string> versions;  // served versions, the server's preferred first
 };

@@ -54,8 +54,7 @@ std::optional<bool> get_bool(const json& root, std::initializer_list<path_step> 
   return value->get<bool>();
 }
 
-std::string string_or(const json& root, std::initializer_list<path_step> path,
-                      std::string_view fallback) {
+std::string string_or(const json& root, std::initializer_list<path_step> path, std::string_view fallback) {
   const json* value = find(root, path);
   if (value == nullptr || !value->is_string()) {
     return std::string(fallback);

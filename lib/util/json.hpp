@@ -38,8 +38,7 @@ std::optional<std::int64_t> get_int(const json& root, std::initializer_list<path
 std::optional<bool> get_bool(const json& root, std::initializer_list<path_step> path);
 
 // The string at `path`, or `fallback` (empty by default).
-std::string string_or(const json& root, std::initializer_list<path_step> path,
-                      std::string_view fallback = {});
+std::string string_or(const json& root, std::initializer_list<path_step> path, std::string_view fallback = {});
 
 // The array at `path`, or an empty array: lets interpreters loop without checks.
 const json& array_or_empty(const json& root, std::initializer_list<path_step> path);

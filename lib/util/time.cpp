@@ -71,8 +71,7 @@ std::optional<time_point> parse_rfc3339(std::string_view text) {
     int sign = text[pos] == '-' ? -1 : 1;
     ++pos;
     int off_hours = 0, off_minutes = 0;
-    if (!read_digits(text, pos, 2, off_hours) || !expect(text, pos, ':') ||
-        !read_digits(text, pos, 2, off_minutes)) {
+    if (!read_digits(text, pos, 2, off_hours) || !expect(text, pos, ':') || !read_digits(text, pos, 2, off_minutes)) {
       return std::nullopt;
     }
     offset_minutes = sign * (off_hours * 60 + off_minutes);
@@ -111,8 +110,7 @@ std::string format_duration(std::chrono::seconds duration) {
   if (total < 0) {
     total = 0;
   }
-  long long days = total / 86400, hours = (total % 86400) / 3600, minutes = (total % 3600) / 60,
-            seconds = total % 60;
+  long long days = total / 86400, hours = (total % 86400) / 3600, minutes = (total % 3600) / 60, seconds = total % 60;
   std::string out;
   auto part = [&out](long long value, const char* unit) {
     if (!out.empty()) {
@@ -123,13 +121,16 @@ std::string format_duration(std::chrono::seconds duration) {
   };
   if (days > 0) {
     part(days, "d");
-    if (hours > 0) part(hours, "h");
+    if (hours > 0)
+      part(hours, "h");
   } else if (hours > 0) {
     part(hours, "h");
-    if (minutes > 0) part(minutes, "m");
+    if (minutes > 0)
+      part(minutes, "m");
   } else if (minutes > 0) {
     part(minutes, "m");
-    if (seconds > 0) part(seconds, "s");
+    if (seconds > 0)
+      part(seconds, "s");
   } else {
     part(seconds, "s");
   }

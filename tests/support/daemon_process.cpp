@@ -65,8 +65,8 @@ daemon_process::daemon_process(std::vector<std::string> args) {
   args.insert(args.begin(), SEXTANT_BINARY);
   args.push_back("--listen");
   args.push_back("127.0.0.1:" + std::to_string(port_));
-  log_path_ = (std::filesystem::temp_directory_path() / ("sextantd-e2e-" + std::to_string(::getpid()) + "-" +
-                                                         std::to_string(port_) + ".log"))
+  log_path_ = (std::filesystem::temp_directory_path() /
+               ("sextantd-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(port_) + ".log"))
                   .string();
   pid_ = ::fork();
   REQUIRE(pid_ >= 0);

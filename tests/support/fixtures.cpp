@@ -22,9 +22,15 @@ void require_clean(const snapshot_report& report) {
 
 }  // namespace
 
-std::filesystem::path source_dir() { return SEXTANT_SOURCE_DIR; }
-std::filesystem::path shared_dir() { return SEXTANT_SHARED_DIR; }
-std::filesystem::path upstream(const std::string& relative) { return shared_dir() / "upstream" / relative; }
+std::filesystem::path source_dir() {
+  return SEXTANT_SOURCE_DIR;
+}
+std::filesystem::path shared_dir() {
+  return SEXTANT_SHARED_DIR;
+}
+std::filesystem::path upstream(const std::string& relative) {
+  return shared_dir() / "upstream" / relative;
+}
 
 time_point at(const char* rfc3339) {
   auto parsed = parse_rfc3339(rfc3339);
@@ -67,6 +73,8 @@ object_ptr fixture_cluster::get(const std::string& group, const std::string& kin
   return store.get(kind_key{group, kind}, namespace_, name);
 }
 
-view_context fixture_cluster::context() const { return catalog().context(store, served, now); }
+view_context fixture_cluster::context() const {
+  return catalog().context(store, served, now);
+}
 
 }  // namespace sextant::testing

@@ -51,7 +51,9 @@ status: {phase: Pending}
 }  // namespace
 
 #include "sections/registry.hpp"
-std::vector<section> router_fixture::all_sections_for_test() { return all_sections(); }
+std::vector<section> router_fixture::all_sections_for_test() {
+  return all_sections();
+}
 
 TEST_CASE("health, readiness and metrics answer", "[router]") {
   router_fixture f;
@@ -131,8 +133,8 @@ TEST_CASE("every error path answers with the envelope", "[router]") {
   expect("GET", "/api/v1/nosuch/things", 404, "NotFound");
   expect("GET", "/api/v1/core/things", 404, "NotFound");
   expect("GET", "/api/v1/core/pods/ml/missing", 404, "NotFound");
-  expect("GET", "/api/v1/core/pods/p1", 400, "BadRequest");           // namespaced needs ns/name
-  expect("GET", "/api/v1/core/nodes/a/b", 400, "BadRequest");         // cluster-scoped takes a name
+  expect("GET", "/api/v1/core/pods/p1", 400, "BadRequest");    // namespaced needs ns/name
+  expect("GET", "/api/v1/core/nodes/a/b", 400, "BadRequest");  // cluster-scoped takes a name
   expect("GET", "/api/v1/core/pods?namespace=Not_Valid", 400, "BadRequest");
   expect("GET", "/api/v1/core/nodes?namespace=ml", 400, "BadRequest");
   expect("GET", "/api/v1/core/pods?color=blue", 400, "BadRequest");
@@ -185,13 +187,16 @@ TEST_CASE("problem settings: read, change, validate", "[router][settings]") {
       CHECK(category["enabled"] == false);
     }
   }
-  auto bad = f.router.handle({"PUT", "/api/v1/settings/problems", "", R"({"categories": {"nope": {"enabled": true}}})"});
+  auto bad =
+      f.router.handle({"PUT", "/api/v1/settings/problems", "", R"({"categories": {"nope": {"enabled": true}}})"});
   CHECK(bad.status == 400);
-  auto wrong_type = f.router.handle({"PUT", "/api/v1/settings/problems", "", R"({"categories": {"dra": {"enabled": "yes"}}})"});
+  auto wrong_type =
+      f.router.handle({"PUT", "/api/v1/settings/problems", "", R"({"categories": {"dra": {"enabled": "yes"}}})"});
   if (f.state.problems.has_category("dra")) {
     CHECK(wrong_type.status == 400);
     bool before = f.state.problems.enabled("dra");
-    auto ok = f.router.handle({"PUT", "/api/v1/settings/problems", "", R"({"categories": {"dra": {"enabled": false}}})"});
+    auto ok =
+        f.router.handle({"PUT", "/api/v1/settings/problems", "", R"({"categories": {"dra": {"enabled": false}}})"});
     CHECK(ok.status == 200);
     CHECK(router_fixture::body(ok)["categories"]["dra"]["enabled"] == false);
     CHECK_FALSE(f.state.problems.enabled("dra"));
@@ -213,7 +218,8 @@ metadata: {name: train, namespace: ml, uid: j1}
 apiVersion: kueue.x-k8s.io/v1beta2
 kind: ClusterQueue
 metadata: {name: cq}
-)", false, report);
+)",
+                   false, report);
   REQUIRE(report.errors.empty());
   f.get("/api/v1/core/jobs/ml/train");
   CHECK(std::count(asked.begin(), asked.end(), "Workload.kueue.x-k8s.io") == 1);  // the Queue block

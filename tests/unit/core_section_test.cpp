@@ -61,7 +61,9 @@ metadata: {name: fresh, namespace: ml}
 status: {}
 )");
   auto context = cluster.context();
-  auto label = [&](const char* name) { return core::job_state(*cluster.get("batch", "Job", "ml", name), context).label; };
+  auto label = [&](const char* name) {
+    return core::job_state(*cluster.get("batch", "Job", "ml", name), context).label;
+  };
   CHECK(label("done") == "Complete");
   CHECK(label("broke") == "Failed");
   CHECK(core::job_state(*cluster.get("batch", "Job", "ml", "broke"), context).reason == "BackoffLimitExceeded");

@@ -2,8 +2,8 @@
 
 #include <fstream>
 
-#include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
+#include <catch2/catch.hpp>
 
 #include "support/fixtures.hpp"
 

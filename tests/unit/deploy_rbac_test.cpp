@@ -1,8 +1,8 @@
 // The deployed ClusterRole must grant every kind a section watches, or the live daemon would
 // show "cannot tell" where it should show objects. Adding a section fails here until
 // deploy/rbac.yaml grants its kinds.
-#include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
+#include <catch2/catch.hpp>
 
 #include "sections/registry.hpp"
 #include "support/fixtures.hpp"
@@ -22,7 +22,8 @@ TEST_CASE("deploy/rbac.yaml grants list and watch on every section's kinds, and 
       std::set<std::string> verbs;
       for (const YAML::Node& verb : rule["verbs"]) {
         verbs.insert(verb.as<std::string>());
-        CHECK((verb.as<std::string>() == "get" || verb.as<std::string>() == "list" || verb.as<std::string>() == "watch"));
+        CHECK(
+            (verb.as<std::string>() == "get" || verb.as<std::string>() == "list" || verb.as<std::string>() == "watch"));
       }
       if (!verbs.contains("list") || !verbs.contains("watch")) {
         continue;

@@ -17,7 +17,8 @@ using sextant::testing::http_call;
 
 namespace {
 std::vector<std::string> demo_args() {
-  return {"--snapshot", (testing::source_dir() / "examples/demo-cluster").string(), "--now", "2026-11-29T12:00:00Z",
+  return {"--snapshot",   (testing::source_dir() / "examples/demo-cluster").string(),
+          "--now",        "2026-11-29T12:00:00Z",
           "--log-format", "json"};
 }
 }  // namespace
@@ -58,7 +59,8 @@ TEST_CASE("the daemon serves the demo cluster over HTTP", "[e2e]") {
   CHECK(json::parse(too_big.body)["error"]["code"] == 413);
 
   auto metrics = http_call(daemon.port(), "GET", "/metrics");
-  CHECK_THAT(metrics.body, Catch::Contains("# TYPE sextant_problems gauge") && Catch::Contains("sextant_cached_objects{kind=\"Pod\"}"));
+  CHECK_THAT(metrics.body, Catch::Contains("# TYPE sextant_problems gauge") &&
+                               Catch::Contains("sextant_cached_objects{kind=\"Pod\"}"));
 
   CHECK(daemon.stop(SIGTERM, std::chrono::seconds(5)) == 0);
   CHECK_THAT(daemon.log(), Catch::Contains("\"message\":\"snapshot ") && Catch::Contains("loaded "));
@@ -69,7 +71,8 @@ TEST_CASE("keep-alive serves several requests on one connection", "[e2e]") {
   boost::asio::io_context io;
   boost::asio::ip::tcp::socket socket(io);
   socket.connect({boost::asio::ip::make_address("127.0.0.1"), daemon.port()});
-  std::string two = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+  std::string two =
+      "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
   boost::asio::write(socket, boost::asio::buffer(two));
   std::string reply;
   boost::system::error_code ec;

@@ -8,8 +8,8 @@ namespace {
 
 ingest_profiles workload_profiles() {
   ingest_profiles profiles;
-  ingest_profile profile = ingest_profile::keeping({"spec.queueName", "spec.podSets.name", "spec.podSets.count",
-                                                    "status.conditions"});
+  ingest_profile profile =
+      ingest_profile::keeping({"spec.queueName", "spec.podSets.name", "spec.podSets.count", "status.conditions"});
   profile.transform = [](json& object) { object["summarised"] = true; };
   profiles.set({"kueue.x-k8s.io", "Workload"}, profile);
   return profiles;
@@ -77,12 +77,14 @@ TEST_CASE("watch events decode, including ERROR and BOOKMARK", "[ingest]") {
   json_decoder decoder(profiles);
   kind_key pod{"", "Pod"};
   auto added = decoder.decode_watch_event(
-      R"({"type":"ADDED","object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","resourceVersion":"7"}}})", pod);
+      R"({"type":"ADDED","object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","resourceVersion":"7"}}})",
+      pod);
   REQUIRE(added.ok());
   CHECK(added.value->type == "ADDED");
   CHECK(added.value->object["metadata"]["resourceVersion"] == "7");
   auto gone = decoder.decode_watch_event(
-      R"({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","code":410}})", pod);
+      R"({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","code":410}})",
+      pod);
   REQUIRE(gone.ok());
   CHECK(gone.value->type == "ERROR");
   CHECK(gone.value->object["code"] == 410);

@@ -77,10 +77,14 @@ TEST_CASE("a finding that clears restarts its clock", "[problems]") {
   cluster.load_yaml(nodes);
   problem_engine engine({{"nodes", "Nodes", true}}, {not_ready_rule()});
   engine.evaluate(cluster.context());
-  cluster.load_yaml("apiVersion: v1\nkind: Node\nmetadata: {name: untold, uid: u2}\nstatus: {conditions: [{type: Ready, status: \"True\"}]}\n");
+  cluster.load_yaml(
+      "apiVersion: v1\nkind: Node\nmetadata: {name: untold, uid: u2}\nstatus: {conditions: [{type: Ready, status: "
+      "\"True\"}]}\n");
   cluster.now = testing::at("2026-11-29T12:06:00Z");
   engine.evaluate(cluster.context());
-  cluster.load_yaml("apiVersion: v1\nkind: Node\nmetadata: {name: untold, uid: u2}\nstatus: {conditions: [{type: Ready, status: \"False\"}]}\n");
+  cluster.load_yaml(
+      "apiVersion: v1\nkind: Node\nmetadata: {name: untold, uid: u2}\nstatus: {conditions: [{type: Ready, status: "
+      "\"False\"}]}\n");
   cluster.now = testing::at("2026-11-29T12:12:00Z");
   engine.evaluate(cluster.context());
   // First seen again at 12:12, not 12:00: not a problem yet.

@@ -24,12 +24,11 @@ section make_section() {
   pods.summarize = pod_summary;
   pods.details = pod_details;
   // Pods are the most numerous kind: keep what views read, not the whole spec.
-  pods.profile = ingest_profile::keeping({"spec.nodeName", "spec.schedulingGates", "spec.resourceClaims",
-                                          "spec.containers.name", "spec.containers.resources",
-                                          "spec.initContainers.name", "spec.initContainers.resources",
-                                          "spec.priorityClassName", "status"});
-  pods.profile->indexed_labels = {"batch.kubernetes.io/job-name", "jobset.sigs.k8s.io/jobset-name",
-                                  "ray.io/cluster"};
+  pods.profile =
+      ingest_profile::keeping({"spec.nodeName", "spec.schedulingGates", "spec.resourceClaims", "spec.containers.name",
+                               "spec.containers.resources", "spec.initContainers.name", "spec.initContainers.resources",
+                               "spec.priorityClassName", "status"});
+  pods.profile->indexed_labels = {"batch.kubernetes.io/job-name", "jobset.sigs.k8s.io/jobset-name", "ray.io/cluster"};
   s.resources.push_back(std::move(pods));
 
   resource_def nodes;
@@ -40,8 +39,8 @@ section make_section() {
   nodes.namespaced = false;
   nodes.state = node_state;
   nodes.details = node_details;
-  nodes.profile = ingest_profile::keeping({"spec.unschedulable", "spec.taints", "status.capacity",
-                                           "status.allocatable", "status.conditions", "status.nodeInfo"});
+  nodes.profile = ingest_profile::keeping({"spec.unschedulable", "spec.taints", "status.capacity", "status.allocatable",
+                                           "status.conditions", "status.nodeInfo"});
   s.resources.push_back(std::move(nodes));
 
   resource_def jobs;
@@ -51,8 +50,8 @@ section make_section() {
   jobs.plural = "jobs";
   jobs.state = job_state;
   jobs.details = job_details;
-  jobs.profile = ingest_profile::keeping({"spec.suspend", "spec.completions", "spec.parallelism",
-                                          "spec.backoffLimit", "status"});
+  jobs.profile =
+      ingest_profile::keeping({"spec.suspend", "spec.completions", "spec.parallelism", "spec.backoffLimit", "status"});
   s.resources.push_back(std::move(jobs));
   return s;
 }

@@ -13,9 +13,9 @@ object_state job_state(const cached_object& job, const view_context&) {
   };
   // Terminal conditions first; FailureTarget/SuccessCriteriaMet precede the final ones while
   // the controller is still stopping pods.
-  for (auto [type, label] : {std::pair{"Complete", "Complete"}, std::pair{"Failed", "Failed"},
-                             std::pair{"FailureTarget", "Failed"}, std::pair{"SuccessCriteriaMet", "Complete"},
-                             std::pair{"Suspended", "Suspended"}}) {
+  for (auto [type, label] :
+       {std::pair{"Complete", "Complete"}, std::pair{"Failed", "Failed"}, std::pair{"FailureTarget", "Failed"},
+        std::pair{"SuccessCriteriaMet", "Complete"}, std::pair{"Suspended", "Suspended"}}) {
     if (auto state = from(type, label)) {
       return *state;
     }
@@ -32,13 +32,15 @@ object_state job_state(const cached_object& job, const view_context&) {
 
 void job_details(const cached_object& job, const view_context& context, details_view& view) {
   const json& body = job.body;
-  view.blocks["pods"] = {{"active", get_int(body, {"status", "active"}).value_or(0)},
-                         {"ready", get_int(body, {"status", "ready"}).value_or(0)},
-                         {"succeeded", get_int(body, {"status", "succeeded"}).value_or(0)},
-                         {"failed", get_int(body, {"status", "failed"}).value_or(0)},
-                         {"completions", get_int(body, {"spec", "completions"}) ? json(*get_int(body, {"spec", "completions"})) : json(nullptr)},
-                         {"parallelism", get_int(body, {"spec", "parallelism"}).value_or(1)},
-                         {"backoffLimit", get_int(body, {"spec", "backoffLimit"}).value_or(6)}};
+  view.blocks["pods"] = {
+      {"active", get_int(body, {"status", "active"}).value_or(0)},
+      {"ready", get_int(body, {"status", "ready"}).value_or(0)},
+      {"succeeded", get_int(body, {"status", "succeeded"}).value_or(0)},
+      {"failed", get_int(body, {"status", "failed"}).value_or(0)},
+      {"completions",
+       get_int(body, {"spec", "completions"}) ? json(*get_int(body, {"spec", "completions"})) : json(nullptr)},
+      {"parallelism", get_int(body, {"spec", "parallelism"}).value_or(1)},
+      {"backoffLimit", get_int(body, {"spec", "backoffLimit"}).value_or(6)}};
   for (const json& owner : array_or_empty(body, {"metadata", "ownerReferences"})) {
     view.link(context, "owner", string_or(owner, {"apiVersion"}), string_or(owner, {"kind"}), job.namespace_,
               string_or(owner, {"name"}));

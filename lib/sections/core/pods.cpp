@@ -67,8 +67,8 @@ json container_statuses(const json& pod) {
 }  // namespace
 
 void pod_summary(const cached_object& pod, const view_context&, json& summary) {
-  summary["node"] = get_string(pod.body, {"spec", "nodeName"}) ? json(string_or(pod.body, {"spec", "nodeName"}))
-                                                                : json(nullptr);
+  summary["node"] =
+      get_string(pod.body, {"spec", "nodeName"}) ? json(string_or(pod.body, {"spec", "nodeName"})) : json(nullptr);
 }
 
 void pod_details(const cached_object& pod, const view_context& context, details_view& view) {
@@ -88,9 +88,10 @@ void pod_details(const cached_object& pod, const view_context& context, details_
       for (const json& gate : array_or_empty(body, {"spec", "schedulingGates"})) {
         gates.push_back(string_or(gate, {"name"}));
       }
-      waiting = {{"message", "Held back by scheduling gates: the scheduler does not consider it until they are removed."},
-                 {"schedulingGates", gates},
-                 {"reasons", json::array()}};
+      waiting = {
+          {"message", "Held back by scheduling gates: the scheduler does not consider it until they are removed."},
+          {"schedulingGates", gates},
+          {"reasons", json::array()}};
     } else if (const json* condition = unschedulable_condition(body)) {
       waiting = {{"message", string_or(*condition, {"message"})},
                  {"since", string_or(*condition, {"lastTransitionTime"})},

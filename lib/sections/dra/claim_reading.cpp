@@ -9,7 +9,9 @@ bool condition_named_true(const json& conditions, const std::string& type) {
 
 }  // namespace
 
-bool claim_deleting(const json& claim) { return find(claim, {"metadata", "deletionTimestamp"}) != nullptr; }
+bool claim_deleting(const json& claim) {
+  return find(claim, {"metadata", "deletionTimestamp"}) != nullptr;
+}
 
 const json* claim_allocation(const json& claim) {
   const json* allocation = find(claim, {"status", "allocation"});

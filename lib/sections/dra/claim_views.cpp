@@ -51,8 +51,10 @@ consumer_kind kind_of(const claim_consumer& consumer, const view_context& contex
   if (consumer.api_group == "scheduling.k8s.io" && consumer.resource == "podgroups") {
     return {"scheduling.k8s.io/v1alpha2", "PodGroup", {"scheduling.k8s.io", "PodGroup"}};
   }
-  return {consumer.api_group.empty() ? "v1" : consumer.api_group, consumer.resource,
-          {consumer.api_group, consumer.resource}, false};
+  return {consumer.api_group.empty() ? "v1" : consumer.api_group,
+          consumer.resource,
+          {consumer.api_group, consumer.resource},
+          false};
 }
 
 // true, false, or "cannot tell" when the consumer's kind is not cached in full.
@@ -82,10 +84,14 @@ json conditions_json(const json& conditions) {
 
 const char* binding_word(binding_state state) {
   switch (state) {
-    case binding_state::none: return "none";
-    case binding_state::waiting: return "waiting";
-    case binding_state::ready: return "ready";
-    case binding_state::failed: return "failed";
+    case binding_state::none:
+      return "none";
+    case binding_state::waiting:
+      return "waiting";
+    case binding_state::ready:
+      return "ready";
+    case binding_state::failed:
+      return "failed";
   }
   return "none";
 }
@@ -123,21 +129,22 @@ json read_allocation(const cached_object& claim, const view_context& context, de
     const read_slice_entry* slice = slice_of(slices, pools, device);
     binding_state binding = device_binding_state(claim.body, device);
     json binding_conditions = string_array(member(*device.result, "bindingConditions"));
-    json entry = {{"request", device.request},
-                  {"mainRequest", main_request},
-                  {"subRequest", sub_request.empty() ? json(nullptr) : json(sub_request)},
-                  {"driver", device.driver},
-                  {"pool", device.pool},
-                  {"device", device.device},
-                  {"shareID", device.share_id.empty() ? json(nullptr) : json(device.share_id)},
-                  {"adminAccess", get_bool(*device.result, {"adminAccess"}).value_or(false)},
-                  {"bindingConditions", binding_conditions},
-                  {"bindingFailureConditions", string_array(member(*device.result, "bindingFailureConditions"))},
-                  {"binding", binding_word(binding)},
-                  {"conditions", status == nullptr ? json::array() : conditions_json(array_or_empty(*status, {"conditions"}))},
-                  {"slice", slice == nullptr ? json(nullptr)
-                                             : json{{"name", slice->object->name},
-                                                    {"path", context.path_json(slice_kind, "", slice->object->name)}}}};
+    json entry = {
+        {"request", device.request},
+        {"mainRequest", main_request},
+        {"subRequest", sub_request.empty() ? json(nullptr) : json(sub_request)},
+        {"driver", device.driver},
+        {"pool", device.pool},
+        {"device", device.device},
+        {"shareID", device.share_id.empty() ? json(nullptr) : json(device.share_id)},
+        {"adminAccess", get_bool(*device.result, {"adminAccess"}).value_or(false)},
+        {"bindingConditions", binding_conditions},
+        {"bindingFailureConditions", string_array(member(*device.result, "bindingFailureConditions"))},
+        {"binding", binding_word(binding)},
+        {"conditions", status == nullptr ? json::array() : conditions_json(array_or_empty(*status, {"conditions"}))},
+        {"slice", slice == nullptr ? json(nullptr)
+                                   : json{{"name", slice->object->name},
+                                          {"path", context.path_json(slice_kind, "", slice->object->name)}}}};
     if (slice != nullptr) {
       view.link(context, "resourceSlice", *slice->object);
     }

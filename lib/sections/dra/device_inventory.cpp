@@ -21,8 +21,8 @@ slice_window read_slice_window(const view_context& context) {
     window.incomplete_reason = completeness.reason.empty() ? cut_reason : completeness.reason;
   } else if (!completeness.complete()) {
     window.incomplete = true;
-    window.incomplete_reason = completeness.reason.empty() ? "the Resource Slice list has not been read in full"
-                                                           : completeness.reason;
+    window.incomplete_reason =
+        completeness.reason.empty() ? "the Resource Slice list has not been read in full" : completeness.reason;
   }
   window.slices.reserve(all.size());
   for (object_ptr& object : all) {
@@ -85,7 +85,7 @@ bool pool_index::current(const slice_info& slice) const {
 allocation_index::allocation_index(const view_context& context) {
   list_completeness completeness = context.store.completeness(claim_kind);
   claims_complete_ = completeness.complete();
-  claims_reason_ = claims_complete_ ? std::string()
+  claims_reason_ = claims_complete_              ? std::string()
                    : completeness.reason.empty() ? std::string("the Resource Claim list has not been read in full")
                                                  : completeness.reason;
   for (const object_ptr& claim : context.store.list(claim_kind)) {

@@ -31,8 +31,8 @@ slice_window read_slice_window(const view_context& context);
 
 struct pool_status {
   std::int64_t newest_generation = 0;
-  std::size_t slices_seen = 0;                 // slices of the newest generation
-  std::optional<std::int64_t> slice_count;     // resourceSliceCount of the newest generation
+  std::size_t slices_seen = 0;              // slices of the newest generation
+  std::optional<std::int64_t> slice_count;  // resourceSliceCount of the newest generation
   bool complete() const { return !slice_count || static_cast<std::int64_t>(slices_seen) >= *slice_count; }
 };
 

@@ -85,8 +85,7 @@ json read_request(const json& request, reading_notes& notes, std::size_t index) 
     } else {
       for (const json& alternative : *first_available) {
         std::string sub = string_or(alternative, {"name"});
-        json entry = {{"name", sub.empty() ? json(nullptr) : json(sub)},
-                      {"request", name + "/" + sub}};
+        json entry = {{"name", sub.empty() ? json(nullptr) : json(sub)}, {"request", name + "/" + sub}};
         json fields = read_exact_fields(alternative, notes, owner + "/" + sub);
         for (auto& [key, value] : fields.items()) {
           entry[key] = std::move(value);

@@ -46,8 +46,8 @@ void extend_node_details(const cached_object& node, const view_context& context,
       if (device.node != node.name) {
         continue;
       }
-      devices.push_back(
-          device_row(entry.info, entry.object->name, device, pool == nullptr || pool->complete(), allocations, context));
+      devices.push_back(device_row(entry.info, entry.object->name, device, pool == nullptr || pool->complete(),
+                                   allocations, context));
       if (!linked) {
         view.link(context, "resourceSlice", *entry.object);
         linked = true;

@@ -27,11 +27,10 @@ section make_section() {
   claims.summarize = claim_summary;
   claims.details = claim_details;
   // The driver's opaque per-device `data` can be large and no view reads it.
-  claims.profile = ingest_profile::keeping({"spec", "status.allocation", "status.reservedFor",
-                                            "status.deallocationRequested", "status.devices.driver",
-                                            "status.devices.pool", "status.devices.device",
-                                            "status.devices.shareID", "status.devices.conditions",
-                                            "status.devices.networkData"});
+  claims.profile =
+      ingest_profile::keeping({"spec", "status.allocation", "status.reservedFor", "status.deallocationRequested",
+                               "status.devices.driver", "status.devices.pool", "status.devices.device",
+                               "status.devices.shareID", "status.devices.conditions", "status.devices.networkData"});
   s.resources.push_back(std::move(claims));
 
   resource_def templates;
@@ -69,10 +68,10 @@ section make_section() {
   // What the device views read; per-device capacity request policies and the counters a
   // device consumes stay with the slice's own YAML.
   slices.profile = ingest_profile::keeping(
-      {"spec.driver", "spec.pool", "spec.nodeName", "spec.nodeSelector", "spec.allNodes",
-       "spec.perDeviceNodeSelection", "spec.sharedCounters", "spec.devices.name", "spec.devices.basic",
-       "spec.devices.attributes", "spec.devices.capacity", "spec.devices.nodeName", "spec.devices.nodeSelector",
-       "spec.devices.allNodes", "spec.devices.taints", "spec.devices.bindsToNode", "spec.devices.bindingConditions",
+      {"spec.driver", "spec.pool", "spec.nodeName", "spec.nodeSelector", "spec.allNodes", "spec.perDeviceNodeSelection",
+       "spec.sharedCounters", "spec.devices.name", "spec.devices.basic", "spec.devices.attributes",
+       "spec.devices.capacity", "spec.devices.nodeName", "spec.devices.nodeSelector", "spec.devices.allNodes",
+       "spec.devices.taints", "spec.devices.bindsToNode", "spec.devices.bindingConditions",
        "spec.devices.bindingFailureConditions", "spec.devices.allowMultipleAllocations"});
   slices.cap = slice_cap;
   s.resources.push_back(std::move(slices));

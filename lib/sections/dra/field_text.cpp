@@ -100,7 +100,9 @@ json cel_expressions(const json& selectors, reading_notes& notes, std::string_vi
   return out;
 }
 
-std::string json_text(const json& value) { return value.dump(2, ' ', false, json::error_handler_t::replace); }
+std::string json_text(const json& value) {
+  return value.dump(2, ' ', false, json::error_handler_t::replace);
+}
 
 const json& member(const json& object, std::string_view key) {
   static const json null_value = nullptr;

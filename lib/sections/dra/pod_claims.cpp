@@ -22,8 +22,8 @@ void resolve(pod_claim& entry, const cached_object& pod, const view_context& con
     entry.resolution = mine ? claim_resolution::found : claim_resolution::not_owned;
     return;
   }
-  entry.resolution = context.store.completeness(claim_kind).complete() ? claim_resolution::not_found
-                                                                       : claim_resolution::cannot_tell;
+  entry.resolution =
+      context.store.completeness(claim_kind).complete() ? claim_resolution::not_found : claim_resolution::cannot_tell;
 }
 
 }  // namespace
@@ -80,7 +80,9 @@ bool waiting_for_scheduler(const json& pod) {
          find(pod, {"metadata", "deletionTimestamp"}) == nullptr;
 }
 
-bool scheduling_gated(const json& pod) { return !array_or_empty(pod, {"spec", "schedulingGates"}).empty(); }
+bool scheduling_gated(const json& pod) {
+  return !array_or_empty(pod, {"spec", "schedulingGates"}).empty();
+}
 
 const json* not_scheduled_condition(const json& pod) {
   const json* scheduled = find_condition(array_or_empty(pod, {"status", "conditions"}), "PodScheduled");

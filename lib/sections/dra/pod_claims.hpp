@@ -12,13 +12,13 @@
 namespace sextant::dra {
 
 enum class claim_resolution {
-  found,           // the claim is in the cache
-  not_created,     // from a template, and no claim was recorded yet
-  not_found,       // the named claim does not exist
-  cannot_tell,     // not in the cache, and the claim list is not complete
-  not_needed,      // the status records that no claim was needed
-  not_owned,       // a generated claim that is not owned by this pod
-  no_source,       // the pod names neither a claim nor a template
+  found,        // the claim is in the cache
+  not_created,  // from a template, and no claim was recorded yet
+  not_found,    // the named claim does not exist
+  cannot_tell,  // not in the cache, and the claim list is not complete
+  not_needed,   // the status records that no claim was needed
+  not_owned,    // a generated claim that is not owned by this pod
+  no_source,    // the pod names neither a claim nor a template
 };
 
 struct pod_claim {
@@ -27,7 +27,7 @@ struct pod_claim {
   std::string template_name;  // for "template"
   std::string claim_name;     // the claim's own name, when known
   claim_resolution resolution = claim_resolution::cannot_tell;
-  object_ptr claim;           // when found (also for not_owned)
+  object_ptr claim;  // when found (also for not_owned)
 };
 
 std::vector<pod_claim> pod_claims(const cached_object& pod, const view_context& context);

@@ -47,8 +47,7 @@ json claim_users(const json& pod, const std::string& claim) {
     for (const json& container : array_or_empty(pod, {"spec", field})) {
       for (const json& use : array_or_empty(container, {"resources", "claims"})) {
         if (string_or(use, {"name"}) == claim) {
-          out.push_back({{"container", string_or(container, {"name"})},
-                         {"request", string_or_null(use, {"request"})}});
+          out.push_back({{"container", string_or(container, {"name"})}, {"request", string_or_null(use, {"request"})}});
         }
       }
     }
@@ -108,8 +107,8 @@ std::vector<dra_reason> reasons_from_objects(const std::vector<pod_claim>& claim
             if (!context.store.get(device_class_kind, "", device_class)) {
               reason.id = "device-class-missing";
               reason.device_class = device_class;
-              reason.text = "Claim " + entry.claim_name + " asks for device class " + device_class +
-                            ", which does not exist.";
+              reason.text =
+                  "Claim " + entry.claim_name + " asks for device class " + device_class + ", which does not exist.";
               break;
             }
           }
@@ -147,8 +146,9 @@ void extend_pod_details(const cached_object& pod, const view_context& context, d
     for (const pod_claim& entry : claims) {
       entries.push_back(claim_entry(entry, pod, context));
       if (!entry.claim_name.empty() && entry.resolution != claim_resolution::not_found) {
-        view.link(context, "resourceClaim", entry.claim ? entry.claim->api_version : dra_api_version(context, claim_kind),
-                  "ResourceClaim", pod.namespace_, entry.claim_name);
+        view.link(context, "resourceClaim",
+                  entry.claim ? entry.claim->api_version : dra_api_version(context, claim_kind), "ResourceClaim",
+                  pod.namespace_, entry.claim_name);
       }
       if (!entry.template_name.empty()) {
         view.link(context, "resourceClaimTemplate", dra_api_version(context, template_kind), "ResourceClaimTemplate",
@@ -191,8 +191,9 @@ void extend_pod_details(const cached_object& pod, const view_context& context, d
     waiting["reasons"].push_back(reason.to_json());
   }
   if (told == 0) {
-    view.note("The scheduler wrote no DRA reason for this pod (it writes none while a claim is missing or not "
-              "created yet); the reasons shown come from the objects.");
+    view.note(
+        "The scheduler wrote no DRA reason for this pod (it writes none while a claim is missing or not "
+        "created yet); the reasons shown come from the objects.");
   }
 }
 

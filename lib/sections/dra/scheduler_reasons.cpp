@@ -163,11 +163,12 @@ const std::vector<pattern>& patterns() {
           r.text = "The driver reported that binding the device of claim " + r.claim + " failed (" + m[2].str() +
                    (m[3].str().empty() ? "" : ": " + m[3].str()) + ").";
         });
-    add("device binding timeout", R"re(device binding timeout: claim=(\S+))re", [](const std::smatch& m, dra_reason& r) {
-      r.id = "binding-timeout";
-      r.claim = trimmed(m[1].str());
-      r.text = "The device of claim " + r.claim + " did not become ready in time: binding timed out.";
-    });
+    add("device binding timeout", R"re(device binding timeout: claim=(\S+))re",
+        [](const std::smatch& m, dra_reason& r) {
+          r.id = "binding-timeout";
+          r.claim = trimmed(m[1].str());
+          r.text = "The device of claim " + r.claim + " did not become ready in time: binding timed out.";
+        });
     add("could not retrieve device class", R"re(could not retrieve device class (\S+?):)re",
         [](const std::smatch& m, dra_reason& r) {
           r.id = "device-class-unreadable";

@@ -20,7 +20,7 @@ struct published_device {
   std::string node;                  // the node it is pinned to, if any
   std::string node_selector;         // a selector as text, if it has one
   bool all_nodes = false;
-  json taints = json::array();       // as written
+  json taints = json::array();  // as written
 };
 
 struct slice_info {

@@ -21,8 +21,8 @@ object_state slice_state(const cached_object& slice, const view_context& context
   if (!status.complete()) {
     return {"Incomplete pool", "PoolIncomplete",
             "Pool " + pool + " has " + std::to_string(status.slices_seen) + " of " +
-                std::to_string(status.slice_count.value_or(0)) + " slices of generation " +
-                std::to_string(generation) + "; " + published + " here."};
+                std::to_string(status.slice_count.value_or(0)) + " slices of generation " + std::to_string(generation) +
+                "; " + published + " here."};
   }
   return {"Current", "", "Publishes " + published + " of driver " + driver + " in pool " + pool + "."};
 }

@@ -20,7 +20,8 @@ object_state template_state(const cached_object& claim_template, const view_cont
   reading_notes notes;
   json spec = read_claim_spec(member(member(claim_template.body, "spec"), "spec"), notes);
   std::string requests = request_texts(spec);
-  return object_state{"Defined", "", requests.empty() ? "Requests nothing Sextant can read." : "Requests " + requests + "."};
+  return object_state{"Defined", "",
+                      requests.empty() ? "Requests nothing Sextant can read." : "Requests " + requests + "."};
 }
 
 void template_summary(const cached_object& claim_template, const view_context&, json& summary) {
@@ -55,14 +56,14 @@ void template_details(const cached_object& claim_template, const view_context& c
       if (entry.source != "template" || entry.template_name != claim_template.name) {
         continue;
       }
-      pods.push_back({{"namespace", pod->namespace_},
-                      {"name", pod->name},
-                      {"path", context.path_json(pod->type, pod->namespace_, pod->name)},
-                      {"podClaimName", entry.name},
-                      {"claimName", entry.claim_name.empty() ? json(nullptr) : json(entry.claim_name)},
-                      {"claimPath", entry.claim_name.empty()
-                                        ? json(nullptr)
-                                        : context.path_json(claim_kind, pod->namespace_, entry.claim_name)}});
+      pods.push_back(
+          {{"namespace", pod->namespace_},
+           {"name", pod->name},
+           {"path", context.path_json(pod->type, pod->namespace_, pod->name)},
+           {"podClaimName", entry.name},
+           {"claimName", entry.claim_name.empty() ? json(nullptr) : json(entry.claim_name)},
+           {"claimPath", entry.claim_name.empty() ? json(nullptr)
+                                                  : context.path_json(claim_kind, pod->namespace_, entry.claim_name)}});
     }
   }
   view.blocks["pods"] = std::move(pods);

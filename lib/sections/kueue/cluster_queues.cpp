@@ -78,8 +78,11 @@ json quota_table(const cached_object& queue, const view_context&) {
           listed = listed || (row["flavor"] == flavor && row["resource"] == resource);
         }
         if (!listed) {
-          json row = {{"flavor", flavor}, {"resource", resource}, {"nominal", nullptr},
-                      {"borrowingLimit", nullptr}, {"lendingLimit", nullptr}};
+          json row = {{"flavor", flavor},
+                      {"resource", resource},
+                      {"nominal", nullptr},
+                      {"borrowingLimit", nullptr},
+                      {"lendingLimit", nullptr}};
           fill(row);
           rows.push_back(std::move(row));
         }

@@ -55,12 +55,17 @@ std::optional<priority_class_ref> priority_class_of(const json& workload) {
     return std::nullopt;
   }
   std::string source = string_or(workload, {"spec", "priorityClassSource"});
-  return priority_class_ref{name, source == "scheduling.k8s.io/priorityclass" ? "PriorityClass" : "WorkloadPriorityClass"};
+  return priority_class_ref{name,
+                            source == "scheduling.k8s.io/priorityclass" ? "PriorityClass" : "WorkloadPriorityClass"};
 }
 
-std::string stop_policy_of(const json& queue) { return string_or(queue, {"spec", "stopPolicy"}, "None"); }
+std::string stop_policy_of(const json& queue) {
+  return string_or(queue, {"spec", "stopPolicy"}, "None");
+}
 
-bool being_deleted(const json& object) { return find(object, {"metadata", "deletionTimestamp"}) != nullptr; }
+bool being_deleted(const json& object) {
+  return find(object, {"metadata", "deletionTimestamp"}) != nullptr;
+}
 
 std::string kueue_api_version(const view_context& context, const kind_key& type) {
   if (const served_kind* served = context.served.find(type); served != nullptr && !served->versions.empty()) {

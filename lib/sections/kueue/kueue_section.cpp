@@ -13,7 +13,9 @@ resource_def resource(std::string id, std::string title, const kind_key& type, b
   return r;
 }
 
-object_state defined(const cached_object&, const view_context&) { return {"Defined", "", ""}; }
+object_state defined(const cached_object&, const view_context&) {
+  return {"Defined", "", ""};
+}
 
 }  // namespace
 
@@ -79,20 +81,21 @@ section make_section(position_lookup positions) {
   s.rules = problem_rules();
 
   for (const job_resource& job : job_resources()) {
-    s.extensions.push_back(details_extension{job.type, [](const cached_object& object, const view_context& context,
-                                                          details_view& view) {
-                                               json block = queue_block(object, context);
-                                               if (block.is_null()) {
-                                                 return;
-                                               }
-                                               if (block["workload"].is_object()) {
-                                                 const json& link = block["workload"];
-                                                 view.link(context, "workload", link["apiVersion"].get<std::string>(),
-                                                           "Workload", object.namespace_, link["name"].get<std::string>());
-                                               }
-                                               view.blocks["queue"] = std::move(block);
-                                             },
-                                             {workload_kind}});
+    s.extensions.push_back(
+        details_extension{job.type,
+                          [](const cached_object& object, const view_context& context, details_view& view) {
+                            json block = queue_block(object, context);
+                            if (block.is_null()) {
+                              return;
+                            }
+                            if (block["workload"].is_object()) {
+                              const json& link = block["workload"];
+                              view.link(context, "workload", link["apiVersion"].get<std::string>(), "Workload",
+                                        object.namespace_, link["name"].get<std::string>());
+                            }
+                            view.blocks["queue"] = std::move(block);
+                          },
+                          {workload_kind}});
   }
   s.routes.push_back(section_route{"queue", queue_route, {workload_kind}});
   return s;

@@ -58,18 +58,17 @@ void local_queue_details(const cached_object& queue, const view_context& context
     json link = kueue_link(context, cluster_queue_kind, "", cluster_name);
     const bool kueue_says_missing = local_queue_state(queue, context).reason == "ClusterQueueDoesNotExist";
     // Missing only when Kueue says so or the whole list is read: never a guess.
-    link["exists"] = cluster ? json(true)
-                             : (kueue_says_missing || list_complete(context, cluster_queue_kind)) ? json(false)
-                                                                                                 : json(nullptr);
+    link["exists"] = cluster                                                              ? json(true)
+                     : (kueue_says_missing || list_complete(context, cluster_queue_kind)) ? json(false)
+                                                                                          : json(nullptr);
     link["state"] = cluster ? json(cluster_queue_state(*cluster, context).label) : json(nullptr);
     view.blocks["clusterQueue"] = std::move(link);
-    view.link(context, "clusterQueue", view.blocks["clusterQueue"]["apiVersion"].get<std::string>(), "ClusterQueue",
-              "", cluster_name);
+    view.link(context, "clusterQueue", view.blocks["clusterQueue"]["apiVersion"].get<std::string>(), "ClusterQueue", "",
+              cluster_name);
   }
   view.blocks["stopPolicy"] = stop_policy_of(body);
   view.blocks["usage"] = usage_rows(body);
-  view.blocks["waiting"] =
-      waiting_list({{queue.namespace_, queue.name}}, context, positions, position_in::local_queue);
+  view.blocks["waiting"] = waiting_list({{queue.namespace_, queue.name}}, context, positions, position_in::local_queue);
   view.blocks["conditions"] = conditions_json(body);
 }
 

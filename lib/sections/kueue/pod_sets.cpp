@@ -119,9 +119,10 @@ json pod_sets_json(const json& workload) {
                   {"requests", total},
                   {"assigned", nullptr}};
     if (const json* assignment = find_named(assignments, name)) {
-      entry["assigned"] = {{"flavors", object_or_empty(*assignment, {"flavors"})},
-                           {"resourceUsage", object_or_empty(*assignment, {"resourceUsage"})},
-                           {"count", get_int(*assignment, {"count"}) ? json(*get_int(*assignment, {"count"})) : json(count)}};
+      entry["assigned"] = {
+          {"flavors", object_or_empty(*assignment, {"flavors"})},
+          {"resourceUsage", object_or_empty(*assignment, {"resourceUsage"})},
+          {"count", get_int(*assignment, {"count"}) ? json(*get_int(*assignment, {"count"})) : json(count)}};
     }
     out.push_back(std::move(entry));
   }

@@ -92,10 +92,10 @@ std::vector<finding> workload_findings(const cached_object& workload, const view
     found.push_back({"inadmissible", waiting.since, inadmissible_threshold, "Inadmissible: " + waiting.message});
   } else if (waiting.reason != "Waiting" && waiting.reason != "WaitingForPodsReady") {
     std::string cluster = cluster_queue_of(workload, context);
-    found.push_back({"waiting-for-quota", waiting.since, quota_wait_threshold,
-                     "Waiting for quota" + (cluster.empty() ? std::string() : " in Cluster Queue " + cluster) +
-                         (waiting.message.empty() ? ": Kueue's scheduler has not considered it yet."
-                                                  : ": " + waiting.message)});
+    found.push_back(
+        {"waiting-for-quota", waiting.since, quota_wait_threshold,
+         "Waiting for quota" + (cluster.empty() ? std::string() : " in Cluster Queue " + cluster) +
+             (waiting.message.empty() ? ": Kueue's scheduler has not considered it yet." : ": " + waiting.message)});
   }
   return found;
 }

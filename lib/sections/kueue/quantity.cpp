@@ -29,14 +29,16 @@ const std::array<suffix_entry, 15> suffixes{{
     {"P", 1e15L, quantity_style::decimal_si},
     {"E", 1e18L, quantity_style::decimal_si},
     {"Ki", kibi, quantity_style::binary_si},
-    {"Mi", kibi * kibi, quantity_style::binary_si},
-    {"Gi", kibi * kibi * kibi, quantity_style::binary_si},
-    {"Ti", kibi * kibi * kibi * kibi, quantity_style::binary_si},
-    {"Pi", kibi * kibi * kibi * kibi * kibi, quantity_style::binary_si},
-    {"Ei", kibi * kibi * kibi * kibi * kibi * kibi, quantity_style::binary_si},
+    {"Mi", kibi* kibi, quantity_style::binary_si},
+    {"Gi", kibi* kibi* kibi, quantity_style::binary_si},
+    {"Ti", kibi* kibi* kibi* kibi, quantity_style::binary_si},
+    {"Pi", kibi* kibi* kibi* kibi* kibi, quantity_style::binary_si},
+    {"Ei", kibi* kibi* kibi* kibi* kibi* kibi, quantity_style::binary_si},
 }};
 
-bool is_exact(long double value) { return std::fabs(value - std::round(value)) < 1e-9L * std::max(1.0L, std::fabs(value)); }
+bool is_exact(long double value) {
+  return std::fabs(value - std::round(value)) < 1e-9L * std::max(1.0L, std::fabs(value));
+}
 
 std::string integer_text(long double value) {
   std::array<char, 64> buffer{};
@@ -52,7 +54,8 @@ std::optional<quantity> parse_quantity(std::string_view text) {
     ++position;
   }
   bool seen_digit = false;
-  while (position < text.size() && (std::isdigit(static_cast<unsigned char>(text[position])) != 0 || text[position] == '.')) {
+  while (position < text.size() &&
+         (std::isdigit(static_cast<unsigned char>(text[position])) != 0 || text[position] == '.')) {
     seen_digit = seen_digit || text[position] != '.';
     ++position;
   }

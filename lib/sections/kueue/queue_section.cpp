@@ -93,9 +93,8 @@ json queue_block(const cached_object& job, const view_context& context) {
   if (queue_name.empty() && !workload) {
     return nullptr;
   }
-  json block = {{"workload", nullptr},      {"state", nullptr},   {"queueName", queue_name},
-                {"localQueue", nullptr},    {"clusterQueue", nullptr}, {"waiting", nullptr},
-                {"evictions", nullptr},     {"message", nullptr}};
+  json block = {{"workload", nullptr},     {"state", nullptr},   {"queueName", queue_name}, {"localQueue", nullptr},
+                {"clusterQueue", nullptr}, {"waiting", nullptr}, {"evictions", nullptr},    {"message", nullptr}};
   if (!workload) {
     if (!queue_name.empty()) {
       block["localQueue"] = kueue_link(context, local_queue_kind, job.namespace_, queue_name);
@@ -106,14 +105,16 @@ json queue_block(const cached_object& job, const view_context& context) {
     }
     block["message"] = list_complete(context, workload_kind)
                            ? "Queued for Local Queue " + queue_name + ": Kueue has not created its Workload yet."
-                           : std::string("Cannot tell whether Kueue has made a Workload for it: Workloads are not all "
-                                         "read (the Kueue Workloads category is off, or the list is cut short).");
+                           : std::string(
+                                 "Cannot tell whether Kueue has made a Workload for it: Workloads are not all "
+                                 "read (the Kueue Workloads category is off, or the list is cut short).");
     return block;
   }
   workload_reading reading = read_workload(workload->body);
   json queues = workload_queues(*workload, context);
   block["workload"] = link_json(context, *workload);
-  block["state"] = {{"label", reading.state.label}, {"reason", reading.state.reason}, {"message", reading.state.message}};
+  block["state"] = {
+      {"label", reading.state.label}, {"reason", reading.state.reason}, {"message", reading.state.message}};
   if (queue_name.empty()) {
     block["queueName"] = string_or(workload->body, {"spec", "queueName"});
   }

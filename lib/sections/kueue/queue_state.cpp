@@ -35,8 +35,8 @@ object_state queue_state(const cached_object& queue, std::string_view what) {
   }
   std::string stop = stop_policy_of(body);
   if (stop != "None") {
-    return {"Stopped", "", "Stop policy " + stop + " is set; Kueue has not reported this " + std::string(what) +
-                               "'s state yet."};
+    return {"Stopped", "",
+            "Stop policy " + stop + " is set; Kueue has not reported this " + std::string(what) + "'s state yet."};
   }
   return {"Inactive", "",
           "Kueue has not reported this " + std::string(what) + "'s state (no Active condition): is Kueue running?"};
@@ -71,12 +71,15 @@ object_state cohort_state(const cached_object& cohort, const view_context& conte
   std::string first_parent = parent;
   while (!parent.empty()) {
     if (parent == cohort.name) {
-      return {"In a cycle", "", "Its parents lead back to itself: Kueue disables every member Cluster Queue until "
-                                "the cycle is removed."};
+      return {"In a cycle", "",
+              "Its parents lead back to itself: Kueue disables every member Cluster Queue until "
+              "the cycle is removed."};
     }
     if (!seen.insert(parent).second) {
-      return {"In a cycle", "", "A cohort above it (" + parent + ") is in a cycle: Kueue disables the member Cluster "
-                                "Queues until the cycle is removed."};
+      return {"In a cycle", "",
+              "A cohort above it (" + parent +
+                  ") is in a cycle: Kueue disables the member Cluster "
+                  "Queues until the cycle is removed."};
     }
     object_ptr next = context.store.get(cohort_kind, "", parent);
     if (!next) {
@@ -85,8 +88,10 @@ object_state cohort_state(const cached_object& cohort, const view_context& conte
     parent = parent_of(next->body);
   }
   if (!context.store.get(cohort_kind, "", first_parent) && list_complete(context, cohort_kind)) {
-    return {"Defined", "", "Under cohort " + first_parent + ", which has no Cohort object: Kueue uses a default "
-                           "(empty) cohort of that name."};
+    return {"Defined", "",
+            "Under cohort " + first_parent +
+                ", which has no Cohort object: Kueue uses a default "
+                "(empty) cohort of that name."};
   }
   return {"Defined", "", "Under cohort " + first_parent + "."};
 }

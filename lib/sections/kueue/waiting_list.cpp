@@ -28,7 +28,8 @@ std::string incomplete_reason(const view_context& context) {
     case list_completeness::state::complete:
       return {};
     case list_completeness::state::unreadable:
-      return "The Workload list cannot be read" + (completeness.reason.empty() ? std::string(".") : ": " + completeness.reason + ".");
+      return "The Workload list cannot be read" +
+             (completeness.reason.empty() ? std::string(".") : ": " + completeness.reason + ".");
     case list_completeness::state::not_synced:
       return "Workloads are not read yet: they are read while a queue's details are open, or always when the Kueue "
              "Workloads problem category is on.";

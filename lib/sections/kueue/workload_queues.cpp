@@ -6,7 +6,9 @@
 namespace sextant::kueue {
 namespace {
 
-bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
 
 // Kueue's own word that a queue is missing, from the messages it writes on QuotaReserved=False:
 // "<Kind> <name> doesn't exist", "... not found", "... is terminating or missing".
@@ -48,8 +50,9 @@ std::string cluster_queue_of(const cached_object& workload, const view_context& 
 json workload_queues(const cached_object& workload, const view_context& context) {
   std::string local = string_or(workload.body, {"spec", "queueName"});
   std::string cluster = cluster_queue_of(workload, context);
-  return json{{"localQueue", local.empty() ? json(nullptr) : kueue_link(context, local_queue_kind, workload.namespace_, local)},
-              {"clusterQueue", cluster.empty() ? json(nullptr) : kueue_link(context, cluster_queue_kind, "", cluster)}};
+  return json{
+      {"localQueue", local.empty() ? json(nullptr) : kueue_link(context, local_queue_kind, workload.namespace_, local)},
+      {"clusterQueue", cluster.empty() ? json(nullptr) : kueue_link(context, cluster_queue_kind, "", cluster)}};
 }
 
 std::optional<queue_blocker> blocking_queue(const cached_object& workload, const workload_reading& reading,
@@ -64,8 +67,9 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
   object_ptr local = context.store.get(local_queue_kind, workload.namespace_, local_name);
   if (!local) {
     if (kueue_says_missing(reading, "LocalQueue", local_name) || list_complete(context, local_queue_kind)) {
-      return queue_blocker{local_queue_kind, workload.namespace_, local_name, false, std::nullopt,
-                           "Waits because its Local Queue " + local_name + " does not exist."};
+      return queue_blocker{local_queue_kind, workload.namespace_,
+                           local_name,       false,
+                           std::nullopt,     "Waits because its Local Queue " + local_name + " does not exist."};
     }
     return std::nullopt;
   }
@@ -73,8 +77,9 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
   const bool local_blames_cluster_queue =
       local_state.reason == "ClusterQueueDoesNotExist" || local_state.reason == "ClusterQueueIsInactive";
   if (local_state.label != "Active" && !local_blames_cluster_queue) {
-    return queue_blocker{local_queue_kind, workload.namespace_, local_name, true, local_state,
-                         held_sentence("Local Queue", local_name, local_state)};
+    return queue_blocker{local_queue_kind, workload.namespace_,
+                         local_name,       true,
+                         local_state,      held_sentence("Local Queue", local_name, local_state)};
   }
 
   std::string cluster_name = string_or(local->body, {"spec", "clusterQueue"});
@@ -85,27 +90,34 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
   if (!cluster) {
     if (local_state.reason == "ClusterQueueDoesNotExist" || kueue_says_missing(reading, "ClusterQueue", cluster_name) ||
         list_complete(context, cluster_queue_kind)) {
-      return queue_blocker{cluster_queue_kind, "", cluster_name, false, std::nullopt,
-                           "Waits because its Cluster Queue " + cluster_name + " does not exist."};
+      return queue_blocker{cluster_queue_kind, "",
+                           cluster_name,       false,
+                           std::nullopt,       "Waits because its Cluster Queue " + cluster_name + " does not exist."};
     }
     return std::nullopt;
   }
   object_state cluster_state = cluster_queue_state(*cluster, context);
   if (cluster_state.label != "Active") {
-    return queue_blocker{cluster_queue_kind, "", cluster_name, true, cluster_state,
-                         held_sentence("Cluster Queue", cluster_name, cluster_state)};
+    return queue_blocker{cluster_queue_kind, "",
+                         cluster_name,       true,
+                         cluster_state,      held_sentence("Cluster Queue", cluster_name, cluster_state)};
   }
   // The scheduler also treats an Active queue as inactive while its cohort tree has a cycle (or
   // its topology usage has not synced); only its message tells.
   if (reading.waiting->message == "ClusterQueue " + cluster_name + " is inactive") {
-    return queue_blocker{cluster_queue_kind, "", cluster_name, true, cluster_state,
+    return queue_blocker{cluster_queue_kind,
+                         "",
+                         cluster_name,
+                         true,
+                         cluster_state,
                          "Waits because Kueue's scheduler treats its Cluster Queue " + cluster_name +
                              " as inactive though its Active condition is True: its cohort tree may have a "
                              "cycle, or its topology usage has not synced yet."};
   }
   if (local_blames_cluster_queue) {
-    return queue_blocker{local_queue_kind, workload.namespace_, local_name, true, local_state,
-                         held_sentence("Local Queue", local_name, local_state)};
+    return queue_blocker{local_queue_kind, workload.namespace_,
+                         local_name,       true,
+                         local_state,      held_sentence("Local Queue", local_name, local_state)};
   }
   return std::nullopt;
 }

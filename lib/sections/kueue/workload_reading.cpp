@@ -9,7 +9,9 @@
 namespace sextant::kueue {
 namespace {
 
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
 
 // Reasons Kueue writes on QuotaReserved=False for a Workload it cannot admit as configured:
 // the legacy `Inadmissible`, and the granular `Misconfigured`/`Suspended` of the
@@ -78,8 +80,8 @@ std::string check_list(const json& body) {
 }  // namespace
 
 std::optional<deactivation> deactivation_from_reason(const std::string& reason) {
-  for (std::string_view prefix : {std::string_view("DeactivatedDueTo"), std::string_view("InactiveWorkload"),
-                                  std::string_view("Deactivated")}) {
+  for (std::string_view prefix :
+       {std::string_view("DeactivatedDueTo"), std::string_view("InactiveWorkload"), std::string_view("Deactivated")}) {
     if (!starts_with(reason, prefix)) {
       continue;
     }
@@ -133,7 +135,8 @@ workload_reading read_workload(const json& body) {
     const deactivation& how = *reading.deactivated;
     std::string message;
     if (!how.by_kueue) {
-      message = "Deactivated by a person: spec.active is false, so Kueue will not admit it until it is set back to true.";
+      message =
+          "Deactivated by a person: spec.active is false, so Kueue will not admit it until it is set back to true.";
     } else if (how.in_progress) {
       message = "Kueue is deactivating it because " + deactivation_cause_words(how.cause) +
                 (how.message.empty() ? "." : ": " + how.message);
@@ -160,9 +163,8 @@ workload_reading read_workload(const json& body) {
   if (reading.admitted) {
     reading.state = {"Admitted", string_or(*admitted, {"reason"}), string_or(*admitted, {"message"})};
     if (reading.evicted) {
-      reading.state.message += (reading.state.message.empty() ? "" : " ") +
-                               std::string("Being evicted (") + string_or(*evicted, {"reason"}) +
-                               "): " + string_or(*evicted, {"message"});
+      reading.state.message += (reading.state.message.empty() ? "" : " ") + std::string("Being evicted (") +
+                               string_or(*evicted, {"reason"}) + "): " + string_or(*evicted, {"message"});
     }
     reading.since = transition_time(admitted);
     return reading;
@@ -222,9 +224,10 @@ eviction_summary evictions_of(const json& workload) {
 json evictions_json(const eviction_summary& summary) {
   json by_reason = json::array();
   for (const eviction_count& entry : summary.by_reason) {
-    by_reason.push_back({{"reason", entry.reason},
-                         {"underlyingCause", entry.underlying_cause.empty() ? json(nullptr) : json(entry.underlying_cause)},
-                         {"count", entry.count}});
+    by_reason.push_back(
+        {{"reason", entry.reason},
+         {"underlyingCause", entry.underlying_cause.empty() ? json(nullptr) : json(entry.underlying_cause)},
+         {"count", entry.count}});
   }
   return json{{"total", summary.total ? json(*summary.total) : json(nullptr)}, {"byReason", std::move(by_reason)}};
 }

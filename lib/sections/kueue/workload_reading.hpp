@@ -41,7 +41,9 @@ struct workload_reading {
 workload_reading read_workload(const json& workload);
 
 // Whether the Workload is waiting in its queue: no quota reserved, not finished, not deactivated.
-inline bool waits_in_queue(const workload_reading& reading) { return reading.waiting.has_value(); }
+inline bool waits_in_queue(const workload_reading& reading) {
+  return reading.waiting.has_value();
+}
 
 // A deactivation reason split into who and why: "DeactivatedDueToX" and "InactiveWorkloadX" are
 // Kueue's (cause X); "Deactivated" and "InactiveWorkload" a person's. Nullopt for other reasons.

@@ -7,7 +7,9 @@
 namespace sextant::kueue {
 namespace {
 
-json optional_time(const std::optional<time_point>& at) { return at ? json(format_rfc3339(*at)) : json(nullptr); }
+json optional_time(const std::optional<time_point>& at) {
+  return at ? json(format_rfc3339(*at)) : json(nullptr);
+}
 
 json priority_json(const json& body) {
   auto value = get_int(body, {"spec", "priority"});
@@ -19,9 +21,10 @@ json priority_json(const json& body) {
 
 json deactivation_json(const deactivation& how) {
   std::string explanation =
-      how.by_kueue ? std::string(how.in_progress ? "Kueue is deactivating it because " : "Kueue deactivated it because ") +
-                         deactivation_cause_words(how.cause) + ". Set spec.active back to true to queue it again."
-                   : "A person deactivated it (spec.active is false). Set it back to true to queue it again.";
+      how.by_kueue
+          ? std::string(how.in_progress ? "Kueue is deactivating it because " : "Kueue deactivated it because ") +
+                deactivation_cause_words(how.cause) + ". Set spec.active back to true to queue it again."
+          : "A person deactivated it (spec.active is false). Set it back to true to queue it again.";
   return json{{"by", how.by_kueue ? "kueue" : "person"},
               {"cause", how.cause.empty() ? json(nullptr) : json(how.cause)},
               {"reason", how.reason},
@@ -38,8 +41,8 @@ json admission_checks_json(const cached_object& workload, const view_context& co
     json entry = kueue_link(context, admission_check_kind, "", name);
     entry["state"] = string_or(check, {"state"}, "Pending");
     entry["message"] = string_or(check, {"message"});
-    entry["lastTransitionTime"] = get_string(check, {"lastTransitionTime"}) ? json(string_or(check, {"lastTransitionTime"}))
-                                                                            : json(nullptr);
+    entry["lastTransitionTime"] =
+        get_string(check, {"lastTransitionTime"}) ? json(string_or(check, {"lastTransitionTime"})) : json(nullptr);
     entry["retryCount"] = get_int(check, {"retryCount"}) ? json(*get_int(check, {"retryCount"})) : json(nullptr);
     out.push_back(std::move(entry));
   }
@@ -57,8 +60,9 @@ void workload_summary(const cached_object& workload, const view_context& context
   std::string cluster = cluster_queue_of(workload, context);
   summary["localQueue"] = local.empty() ? json(nullptr) : json(local);
   summary["clusterQueue"] = cluster.empty() ? json(nullptr) : json(cluster);
-  summary["priority"] = get_int(workload.body, {"spec", "priority"}) ? json(*get_int(workload.body, {"spec", "priority"}))
-                                                                     : json(nullptr);
+  summary["priority"] = get_int(workload.body, {"spec", "priority"})
+                            ? json(*get_int(workload.body, {"spec", "priority"}))
+                            : json(nullptr);
 }
 
 void workload_details(const cached_object& workload, const view_context& context, details_view& view) {
@@ -91,15 +95,16 @@ void workload_details(const cached_object& workload, const view_context& context
   view.blocks["podSets"] = pod_sets_json(body);
   eviction_summary evictions = evictions_of(body);
   if (!evictions.total) {
-    view.note("Evicted, but this Kueue does not count evictions (schedulingStats came in v0.12): the number so far "
-              "cannot be told.");
+    view.note(
+        "Evicted, but this Kueue does not count evictions (schedulingStats came in v0.12): the number so far "
+        "cannot be told.");
   }
   view.blocks["evictions"] = evictions_json(evictions);
   view.blocks["admissionChecks"] = admission_checks_json(workload, context);
   if (const json* requeue = find(body, {"status", "requeueState"}); requeue != nullptr && requeue->is_object()) {
-    view.blocks["requeueState"] = {{"count", get_int(*requeue, {"count"}) ? json(*get_int(*requeue, {"count"})) : json(nullptr)},
-                                   {"requeueAt", get_string(*requeue, {"requeueAt"}) ? json(string_or(*requeue, {"requeueAt"}))
-                                                                                    : json(nullptr)}};
+    view.blocks["requeueState"] = {
+        {"count", get_int(*requeue, {"count"}) ? json(*get_int(*requeue, {"count"})) : json(nullptr)},
+        {"requeueAt", get_string(*requeue, {"requeueAt"}) ? json(string_or(*requeue, {"requeueAt"})) : json(nullptr)}};
   } else {
     view.blocks["requeueState"] = nullptr;
   }

@@ -108,11 +108,14 @@ status: {phase: Running}
 
 TEST_CASE("claim states: Pending, Allocated, In use, Binding failed, Deleting", "[dra][claims]") {
   fixture_cluster cluster;
-  cluster.load_file(upstream("samples/dra-example-driver/demo/examples/basic-shared-claim-across-pods/"
-                             "basic-shared-claim-across-pods.yaml"));
+  cluster.load_file(
+      upstream("samples/dra-example-driver/demo/examples/basic-shared-claim-across-pods/"
+               "basic-shared-claim-across-pods.yaml"));
   cluster.load_yaml(binding_claim("ready", excerpt()));
-  cluster.load_yaml(binding_claim("failed", replaced(excerpt(), "type: BindingConditions", "type: BindingFailureConditions")));
-  cluster.load_yaml(binding_claim("unreserved", replaced(excerpt(), "  reservedFor:\n  - name: pod0\n    resource: pods\n", "")));
+  cluster.load_yaml(
+      binding_claim("failed", replaced(excerpt(), "type: BindingConditions", "type: BindingFailureConditions")));
+  cluster.load_yaml(
+      binding_claim("unreserved", replaced(excerpt(), "  reservedFor:\n  - name: pod0\n    resource: pods\n", "")));
   cluster.load_yaml(R"(
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
@@ -167,7 +170,8 @@ status:
 TEST_CASE("a device still waiting for its binding conditions says so", "[dra][claims]") {
   fixture_cluster cluster;
   // Allocated with binding conditions, and no status from the driver yet.
-  cluster.load_yaml(binding_claim("waiting", replaced(excerpt(), "  devices:\n  - conditions:", "  ignored:\n  - conditions:")));
+  cluster.load_yaml(
+      binding_claim("waiting", replaced(excerpt(), "  devices:\n  - conditions:", "  ignored:\n  - conditions:")));
   dra_test::mark_complete(cluster);
   json view = dra_test::view_of(cluster, dra::claim_kind, "binding-conditions", "waiting");
   CHECK(view["state"]["label"] == "In use");
@@ -237,8 +241,9 @@ TEST_CASE("consumers come from reservedFor as links, including a pod that no lon
 
 TEST_CASE("requests are shown as written: firstAvailable in order, CEL as text", "[dra][claims]") {
   fixture_cluster cluster;
-  cluster.load_file(upstream("samples/dra-example-driver/demo/examples/prioritized-alternatives/"
-                             "prioritized-alternatives.yaml"));
+  cluster.load_file(
+      upstream("samples/dra-example-driver/demo/examples/prioritized-alternatives/"
+               "prioritized-alternatives.yaml"));
   // The claim the controller made for pod0, allocated through the third alternative.
   cluster.load_yaml(R"(
 apiVersion: resource.k8s.io/v1
@@ -279,8 +284,9 @@ status:
         "device.attributes['gpu.example.com'].model == 'BLEEDING-EDGE-GPU'");
   CHECK(request["firstAvailable"][2]["selectors"].empty());
   CHECK(request["firstAvailable"][1]["request"] == "gpu/huge-gpu");
-  CHECK_THAT(request["text"].get<std::string>(),
-             Catch::StartsWith("the first available of, in order: bleeding-edge-gpu: 1 device of class gpu.example.com"));
+  CHECK_THAT(
+      request["text"].get<std::string>(),
+      Catch::StartsWith("the first available of, in order: bleeding-edge-gpu: 1 device of class gpu.example.com"));
   CHECK(dra_test::has_note_containing(claim_template, "does not evaluate"));
 
   json claim = dra_test::view_of(cluster, dra::claim_kind, "prioritized-alternatives", "pod0-gpu-x7k2p");
@@ -295,8 +301,9 @@ status:
 
 TEST_CASE("opaque driver configuration is shown as JSON text", "[dra][claims]") {
   fixture_cluster cluster;
-  cluster.load_file(upstream("samples/dra-example-driver/demo/examples/basic-resourceclaim-opaque-config/"
-                             "basic-resourceclaim-opaque-config.yaml"));
+  cluster.load_file(
+      upstream("samples/dra-example-driver/demo/examples/basic-resourceclaim-opaque-config/"
+               "basic-resourceclaim-opaque-config.yaml"));
   dra_test::mark_complete(cluster);
   json view = dra_test::view_of(cluster, dra::template_kind, "basic-resourceclaim-opaque-config", "multiple-gpus");
   REQUIRE(view["config"].size() == 2);
@@ -305,8 +312,8 @@ TEST_CASE("opaque driver configuration is shown as JSON text", "[dra][claims]") 
   REQUIRE(view["config"][0]["parameters"].is_string());
   json parameters = json::parse(view["config"][0]["parameters"].get<std::string>());
   CHECK(parameters["sharing"]["strategy"] == "TimeSlicing");
-  CHECK(json::parse(view["config"][1]["parameters"].get<std::string>())["sharing"]["spacePartitioningConfig"]
-                   ["partitionCount"] == 10);
+  CHECK(json::parse(view["config"][1]["parameters"]
+                        .get<std::string>())["sharing"]["spacePartitioningConfig"]["partitionCount"] == 10);
   // The pod that uses the template is listed; its claim is not created yet.
   REQUIRE(view["pods"].size() == 1);
   CHECK(view["pods"][0]["name"] == "pod0");

@@ -33,7 +33,8 @@ spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.c
 status:
   allocation:
     devices:
-      results: [{request: gpu, driver: gpu.example.com, pool: )") + worker + R"(, device: gpu-0}]
+      results: [{request: gpu, driver: gpu.example.com, pool: )") +
+         worker + R"(, device: gpu-0}]
 ---
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
@@ -42,12 +43,13 @@ spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.c
 status:
   allocation:
     devices:
-      results: [{request: gpu, driver: gpu.example.com, pool: )" + worker + R"(, device: gpu-0, shareID: "2"}]
+      results: [{request: gpu, driver: gpu.example.com, pool: )" +
+         worker + R"(, device: gpu-0, shareID: "2"}]
 )";
 }
 
-std::string slice(const std::string& name, const std::string& pool, int generation, int count,
-                  const std::string& node, const std::string& devices) {
+std::string slice(const std::string& name, const std::string& pool, int generation, int count, const std::string& node,
+                  const std::string& devices) {
   return "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " + name +
          "}\nspec:\n  driver: gpu.example.com\n  nodeName: " + node + "\n  pool: {name: " + pool +
          ", generation: " + std::to_string(generation) + ", resourceSliceCount: " + std::to_string(count) +
@@ -71,7 +73,8 @@ TEST_CASE("the Devices page lists every device with the claim that holds it", "[
   CHECK((*held)["attributes"]["model"] == "LATEST-GPU-MODEL");
   CHECK((*held)["attributes"]["index"] == 0);
   CHECK((*held)["capacity"]["memory"] == "80Gi");
-  CHECK((*held)["allocatedTo"] == json{{"namespace", "ml"}, {"name", "holder"}, {"path", "/api/v1/dra/resourceclaims/ml/holder"}});
+  CHECK((*held)["allocatedTo"] ==
+        json{{"namespace", "ml"}, {"name", "holder"}, {"path", "/api/v1/dra/resourceclaims/ml/holder"}});
   // A shared device held by a second claim names it too.
   REQUIRE((*held)["alsoAllocatedTo"].size() == 1);
   CHECK((*held)["alsoAllocatedTo"][0]["name"] == "sharer");
@@ -79,10 +82,12 @@ TEST_CASE("the Devices page lists every device with the claim that holds it", "[
   REQUIRE(free_device != nullptr);
   CHECK((*free_device)["allocatedTo"].is_null());
   CHECK((*free_device)["poolComplete"] == true);
-  CHECK((*free_device)["slice"]["path"] == "/api/v1/dra/resourceslices/dra-example-driver-cluster-worker-gpu.example.com-rf2f7");
+  CHECK((*free_device)["slice"]["path"] ==
+        "/api/v1/dra/resourceslices/dra-example-driver-cluster-worker-gpu.example.com-rf2f7");
 }
 
-TEST_CASE("when the claim list is cut or unreadable, a device no claim is seen holding is 'cannot tell'", "[dra][devices]") {
+TEST_CASE("when the claim list is cut or unreadable, a device no claim is seen holding is 'cannot tell'",
+          "[dra][devices]") {
   fixture_cluster cluster;
   cluster.load_file(upstream("samples/dra-example-driver/doc-excerpts/README-resourceslice-list.yaml"));
   cluster.load_yaml(holder_claims());

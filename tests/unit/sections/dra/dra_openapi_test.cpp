@@ -1,7 +1,7 @@
 // The OpenAPI fragment documents every field the DRA views write: each field of a demo view
 // is declared in its schema, and each required field is there.
-#include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
+#include <catch2/catch.hpp>
 
 #include "sections/dra/dra_section.hpp"
 #include "snapshot/yaml_to_json.hpp"
@@ -15,8 +15,8 @@ using sextant::testing::fixture_cluster;
 namespace {
 
 const json& schemas() {
-  static const json loaded = yaml_to_json(
-      YAML::LoadFile((testing::source_dir() / "lib/sections/dra/openapi-fragment.yaml").string()))["components"]["schemas"];
+  static const json loaded = yaml_to_json(YAML::LoadFile(
+      (testing::source_dir() / "lib/sections/dra/openapi-fragment.yaml").string()))["components"]["schemas"];
   return loaded;
 }
 

@@ -107,8 +107,9 @@ spec:
 
 TEST_CASE("direct claims: found, missing, cannot tell, and a generated claim that is not the pod's", "[dra][pods]") {
   fixture_cluster cluster;
-  cluster.load_file(upstream("samples/dra-example-driver/demo/examples/basic-shared-claim-across-pods/"
-                             "basic-shared-claim-across-pods.yaml"));
+  cluster.load_file(
+      upstream("samples/dra-example-driver/demo/examples/basic-shared-claim-across-pods/"
+               "basic-shared-claim-across-pods.yaml"));
   cluster.load_yaml(R"(
 apiVersion: v1
 kind: Pod

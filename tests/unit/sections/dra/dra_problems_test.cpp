@@ -103,15 +103,14 @@ TEST_CASE("a claim not created yet or missing counts without a scheduler message
 
 TEST_CASE("an unallocated claim counts only when the scheduler names a DRA reason", "[dra][problems]") {
   fixture_cluster cluster(at("2026-11-29T12:00:00Z"));
-  cluster.load_yaml(
-      std::string(device_class) + unallocated_claim +
-      pod("dra-reason", "{name: gpu, resourceClaimName: gpu}",
-          unschedulable("0/2 nodes are available: 1 cannot allocate all claims, 1 Insufficient cpu.")) +
-      pod("cpu-only", "{name: gpu, resourceClaimName: gpu}",
-          unschedulable("0/2 nodes are available: 2 Insufficient cpu.")) +
-      pod("no-condition", "{name: gpu, resourceClaimName: gpu}", "") +
-      pod("allocated", "{name: gpu, resourceClaimName: allocated}",
-          unschedulable("0/2 nodes are available: 2 resourceclaim not available on the node.")));
+  cluster.load_yaml(std::string(device_class) + unallocated_claim +
+                    pod("dra-reason", "{name: gpu, resourceClaimName: gpu}",
+                        unschedulable("0/2 nodes are available: 1 cannot allocate all claims, 1 Insufficient cpu.")) +
+                    pod("cpu-only", "{name: gpu, resourceClaimName: gpu}",
+                        unschedulable("0/2 nodes are available: 2 Insufficient cpu.")) +
+                    pod("no-condition", "{name: gpu, resourceClaimName: gpu}", "") +
+                    pod("allocated", "{name: gpu, resourceClaimName: allocated}",
+                        unschedulable("0/2 nodes are available: 2 resourceclaim not available on the node.")));
   dra_test::mark_complete(cluster);
   auto named = findings(cluster, "dra-reason");
   REQUIRE(named.size() == 1);
@@ -126,11 +125,11 @@ TEST_CASE("an unallocated claim counts only when the scheduler names a DRA reaso
 
 TEST_CASE("gated, scheduled, deleting pods and clusters without a Device Class are not judged", "[dra][problems]") {
   fixture_cluster cluster(at("2026-11-29T12:00:00Z"));
-  std::string pods =
-      pod("gated", "{name: gpu, resourceClaimTemplateName: t}", "", "2026-11-29T11:00:00Z",
-          "  schedulingGates: [{name: example.com/hold}]\n") +
-      pod("bound", "{name: gpu, resourceClaimTemplateName: t}", "", "2026-11-29T11:00:00Z", "  nodeName: gpu-node-1\n") +
-      pod("judged", "{name: gpu, resourceClaimTemplateName: t}", "", "2026-11-29T11:00:00Z");
+  std::string pods = pod("gated", "{name: gpu, resourceClaimTemplateName: t}", "", "2026-11-29T11:00:00Z",
+                         "  schedulingGates: [{name: example.com/hold}]\n") +
+                     pod("bound", "{name: gpu, resourceClaimTemplateName: t}", "", "2026-11-29T11:00:00Z",
+                         "  nodeName: gpu-node-1\n") +
+                     pod("judged", "{name: gpu, resourceClaimTemplateName: t}", "", "2026-11-29T11:00:00Z");
   cluster.load_yaml(pods);
   dra_test::mark_complete(cluster);
   // No Device Class anywhere: nothing is judged.

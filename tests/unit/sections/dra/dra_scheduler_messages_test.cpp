@@ -22,12 +22,14 @@ struct expected_reason {
 
 TEST_CASE("each DRA message form is recognised and named", "[dra][scheduler]") {
   const expected_reason cases[] = {
-      {"0/3 nodes are available: pod \"ml/trainer-0\": ResourceClaim not created yet.", "claim-not-created", "", "", ""},
+      {"0/3 nodes are available: pod \"ml/trainer-0\": ResourceClaim not created yet.", "claim-not-created", "", "",
+       ""},
       {"pod \"ml/trainer-0\", spec.resourceClaim \"gpu\": none of the supported fields are set", "claim-source-missing",
        "", "", ""},
       {"0/3 nodes are available: resourceclaim.resource.k8s.io \"shared-gpu\" not found.", "claim-not-found",
        "shared-gpu", "", ""},
-      {"0/3 nodes are available: resourceclaim \"shared-gpu\" is being deleted.", "claim-deleting", "shared-gpu", "", ""},
+      {"0/3 nodes are available: resourceclaim \"shared-gpu\" is being deleted.", "claim-deleting", "shared-gpu", "",
+       ""},
       {"ResourceClaim ml/trainer-0-gpu-abcde was not created for Pod ml/trainer-0 (Pod is not owner)",
        "claim-not-owned", "trainer-0-gpu-abcde", "", ""},
       {"ResourceClaim ml/group-gpu was not created for Pod ml/trainer-0 (neither Pod nor PodGroup pg-1 is the owner)",
@@ -108,8 +110,9 @@ TEST_CASE("messages without a DRA part name no DRA reason", "[dra][scheduler]") 
             .reasons.empty());
   CHECK(recognise_scheduler_message("").reasons.empty());
   // A count too large to be read is left out, not a crash.
-  auto huge = recognise_scheduler_message("0/99999999999999999999999 nodes are available: "
-                                          "99999999999999999999999 cannot allocate all claims.");
+  auto huge = recognise_scheduler_message(
+      "0/99999999999999999999999 nodes are available: "
+      "99999999999999999999999 cannot allocate all claims.");
   REQUIRE(huge.reasons.size() == 1);
   CHECK_FALSE(huge.reasons[0].nodes.has_value());
 }

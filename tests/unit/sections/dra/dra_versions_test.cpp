@@ -111,13 +111,16 @@ status:
 std::string slice_yaml(const std::string& version, const std::string& device_body) {
   return "apiVersion: resource.k8s.io/" + version + R"(
 kind: ResourceSlice
-metadata: {name: slice-)" + version + R"(}
+metadata: {name: slice-)" +
+         version + R"(}
 spec:
   driver: gpu.example.com
   nodeName: gpu-node-1
-  pool: {name: pool-)" + version + R"(, generation: 1, resourceSliceCount: 1}
+  pool: {name: pool-)" +
+         version + R"(, generation: 1, resourceSliceCount: 1}
   devices:
-)" + device_body + "\n";
+)" + device_body +
+         "\n";
 }
 
 const char* basic_bare = R"(  - name: gpu-0
@@ -293,7 +296,8 @@ TEST_CASE("the kubernetes/api round-trip fixtures of v1, v1beta2 and v1beta1 rea
     INFO("version " << version);
     fixture_cluster cluster;
     for (const std::string kind : {"ResourceClaim", "ResourceClaimTemplate", "DeviceClass", "ResourceSlice"}) {
-      cluster.load_file(upstream("samples/kubernetes-api/testdata/HEAD/resource.k8s.io." + version + "." + kind + ".yaml"));
+      cluster.load_file(
+          upstream("samples/kubernetes-api/testdata/HEAD/resource.k8s.io." + version + "." + kind + ".yaml"));
     }
     dra_test::mark_complete(cluster);
 

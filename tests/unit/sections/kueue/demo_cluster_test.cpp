@@ -52,7 +52,8 @@ TEST_CASE("demo: two Cluster Queues in a cohort, one borrowing, one stopped", "[
   CHECK(waiting["items"][1]["name"] == "job-eval-0b7c6");
   CHECK(waiting["items"][1]["state"] == "Evicted");
   CHECK(waiting["items"][2]["name"] == "job-sweep-d93e0");
-  CHECK_THAT(waiting["items"][2]["message"].get<std::string>(), Catch::Contains("; couldn't assign flavors to pod set trials"));
+  CHECK_THAT(waiting["items"][2]["message"].get<std::string>(),
+             Catch::Contains("; couldn't assign flavors to pod set trials"));
 
   auto lender = get("ClusterQueue", "", "gpu-shared");
   json lending = quota_table(*lender, context);
@@ -66,7 +67,9 @@ TEST_CASE("demo: two Cluster Queues in a cohort, one borrowing, one stopped", "[
 
 TEST_CASE("demo: every Workload state, and the Queue section of its Jobs", "[kueue][demo]") {
   auto context = demo().context();
-  auto label = [&](const char* ns, const char* name) { return workload_state(*get("Workload", ns, name), context).label; };
+  auto label = [&](const char* ns, const char* name) {
+    return workload_state(*get("Workload", ns, name), context).label;
+  };
   CHECK(label("team-a", "job-train-llm-5c2d1") == "Admitted");
   CHECK(label("team-a", "job-finetune-8a41f") == "Pending");
   CHECK(label("team-a", "job-eval-0b7c6") == "Evicted");

@@ -1,7 +1,7 @@
 #include "kueue_test_support.hpp"
 
-#include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
+#include <catch2/catch.hpp>
 
 #include "sections/kueue/kueue_section.hpp"
 #include "snapshot/yaml_to_json.hpp"
@@ -55,14 +55,18 @@ json workload(const std::string& api_version, const std::string& namespace_, con
                {"podSets",
                 {{{"name", "main"},
                   {"count", 1},
-                  {"template", {{"spec", {{"containers", {{{"name", "c"}, {"resources", {{"requests", {{"cpu", "1"}}}}}}}}}}}}}}}};
+                  {"template",
+                   {{"spec", {{"containers", {{{"name", "c"}, {"resources", {{"requests", {{"cpu", "1"}}}}}}}}}}}}}}}};
   spec.update(spec_extra);
   json status = {{"conditions", std::move(conditions)}};
   status.update(status_extra);
   return json{{"apiVersion", api_version},
               {"kind", "Workload"},
               {"metadata",
-               {{"name", name}, {"namespace", namespace_}, {"uid", "uid-" + name}, {"creationTimestamp", "2026-11-29T09:00:00Z"}}},
+               {{"name", name},
+                {"namespace", namespace_},
+                {"uid", "uid-" + name},
+                {"creationTimestamp", "2026-11-29T09:00:00Z"}}},
               {"spec", std::move(spec)},
               {"status", std::move(status)}};
 }

@@ -155,12 +155,16 @@ TEST_CASE("Workload problems: quota 30 min, inadmissible 5 min, 3 evictions, Kue
   fixture_cluster cluster;
   cluster.load_yaml(queues_yaml);
   const std::string t0 = "2026-11-29T10:00:00Z";
-  json evicted_stats = {{"schedulingStats", {{"evictions", {{{"reason", "Preempted"}, {"underlyingCause", ""}, {"count", 2}},
-                                                             {{"reason", "PodsReadyTimeout"}, {"underlyingCause", "WaitForStart"}, {"count", 1}}}}}}};
+  json evicted_stats = {{"schedulingStats",
+                         {{"evictions",
+                           {{{"reason", "Preempted"}, {"underlyingCause", ""}, {"count", 2}},
+                            {{"reason", "PodsReadyTimeout"}, {"underlyingCause", "WaitForStart"}, {"count", 1}}}}}}};
   load(cluster,
        {workload(v1beta2, "ml", "quota", "ok",
                  {condition("QuotaReserved", "False", "Pending",
-                            "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 2 more needed", t0)}),
+                            "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor "
+                            "default, 2 more needed",
+                            t0)}),
         workload(v1beta2, "ml", "lost", "missing-lq",
                  {condition("QuotaReserved", "False", "Inadmissible", "LocalQueue missing-lq doesn't exist", t0)}),
         workload(v1beta2, "ml", "bounced", "ok",
@@ -168,10 +172,11 @@ TEST_CASE("Workload problems: quota 30 min, inadmissible 5 min, 3 evictions, Kue
                   condition("Admitted", "True", "Admitted", "The workload is admitted", t0),
                   condition("Evicted", "False", "QuotaReserved", "Previously: Preempted", t0)},
                  evicted_stats),
-        workload(v1beta2, "ml", "kueue-off", "ok",
-                 {condition("Evicted", "True", "DeactivatedDueToRequeuingLimitExceeded",
-                            "The workload is deactivated due to exceeding the maximum number of re-queuing retries", t0)},
-                 json::object(), {{"active", false}}),
+        workload(
+            v1beta2, "ml", "kueue-off", "ok",
+            {condition("Evicted", "True", "DeactivatedDueToRequeuingLimitExceeded",
+                       "The workload is deactivated due to exceeding the maximum number of re-queuing retries", t0)},
+            json::object(), {{"active", false}}),
         workload(v1beta2, "ml", "person-off", "ok",
                  {condition("Evicted", "True", "Deactivated", "The workload is deactivated", t0)}, json::object(),
                  {{"active", false}}),

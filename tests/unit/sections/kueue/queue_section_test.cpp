@@ -67,8 +67,9 @@ json queues() {
 }
 
 json workload_for(const json& job, const std::string& name) {
-  json object = workload(v1beta2, "default", name, "user-queue",
-                         {condition("QuotaReserved", "False", "Inadmissible", "ClusterQueue cluster-queue is stopped", t0)});
+  json object =
+      workload(v1beta2, "default", name, "user-queue",
+               {condition("QuotaReserved", "False", "Inadmissible", "ClusterQueue cluster-queue is stopped", t0)});
   object["metadata"]["labels"] = {{"kueue.x-k8s.io/job-uid", job["metadata"]["uid"]}};
   object["metadata"]["ownerReferences"] = {{{"apiVersion", job["apiVersion"]},
                                             {"kind", job["kind"]},

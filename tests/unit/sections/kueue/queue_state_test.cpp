@@ -66,12 +66,13 @@ TEST_CASE("a stop and a deletion are said as such; every other reason is Inactiv
 
 TEST_CASE("a Local Queue's state reads the same way, from the upstream inactive excerpt too", "[kueue][queues]") {
   fixture_cluster cluster;
-  json stopped = {{"apiVersion", "kueue.x-k8s.io/v1beta1"},
-                  {"kind", "LocalQueue"},
-                  {"metadata", {{"name", "paused"}, {"namespace", "team-a"}}},
-                  {"spec", {{"clusterQueue", "cq"}, {"stopPolicy", "Hold"}}},
-                  {"status", {{"conditions", {condition("Active", "False", "Stopped", "LocalQueue is stopped",
-                                                        "2026-11-29T11:00:00Z")}}}}};
+  json stopped = {
+      {"apiVersion", "kueue.x-k8s.io/v1beta1"},
+      {"kind", "LocalQueue"},
+      {"metadata", {{"name", "paused"}, {"namespace", "team-a"}}},
+      {"spec", {{"clusterQueue", "cq"}, {"stopPolicy", "Hold"}}},
+      {"status",
+       {{"conditions", {condition("Active", "False", "Stopped", "LocalQueue is stopped", "2026-11-29T11:00:00Z")}}}}};
   load(cluster, {excerpt_object("samples/kueue/doc-excerpts/troubleshooting_queues-localqueue-inactive.yaml",
                                 "kueue.x-k8s.io/v1beta2", "LocalQueue", "team-a", "orphan"),
                  stopped});
@@ -80,7 +81,8 @@ TEST_CASE("a Local Queue's state reads the same way, from the upstream inactive 
   CHECK(orphan.label == "Inactive");
   CHECK(orphan.reason == "ClusterQueueIsInactive");
   CHECK(orphan.message == "Can't submit new workloads to clusterQueue");
-  CHECK(local_queue_state(*cluster.get("kueue.x-k8s.io", "LocalQueue", "team-a", "paused"), context).label == "Stopped");
+  CHECK(local_queue_state(*cluster.get("kueue.x-k8s.io", "LocalQueue", "team-a", "paused"), context).label ==
+        "Stopped");
 }
 
 TEST_CASE("both versions' upstream setups load and read by fields", "[kueue][queues]") {
@@ -111,12 +113,14 @@ TEST_CASE("admission checks are Active or Inactive from their condition", "[kueu
   }
   REQUIRE(check);
   CHECK(admission_check_state(*check, context).label == "Inactive");
-  json active = {{"apiVersion", "kueue.x-k8s.io/v1beta2"},
-                 {"kind", "AdmissionCheck"},
-                 {"metadata", {{"name", "ok"}}},
-                 {"spec", {{"controllerName", "kueue.x-k8s.io/provisioning-request"}}},
-                 {"status", {{"conditions", {condition("Active", "True", "Active", "The admission check is active",
-                                                       "2026-11-29T11:00:00Z")}}}}};
+  json active = {
+      {"apiVersion", "kueue.x-k8s.io/v1beta2"},
+      {"kind", "AdmissionCheck"},
+      {"metadata", {{"name", "ok"}}},
+      {"spec", {{"controllerName", "kueue.x-k8s.io/provisioning-request"}}},
+      {"status",
+       {{"conditions",
+         {condition("Active", "True", "Active", "The admission check is active", "2026-11-29T11:00:00Z")}}}}};
   load(cluster, {active});
   CHECK(admission_check_state(*cluster.get("kueue.x-k8s.io", "AdmissionCheck", "", "ok"), context).label == "Active");
 }

@@ -121,8 +121,9 @@ TEST_CASE("a Workload held up by its queue is told through the queue", "[kueue][
   CHECK_THAT(cycle["message"].get<std::string>(), Catch::Contains("cycle"));
 
   // A Workload waiting for quota in healthy queues is held by none.
-  json none = blocked_by(cluster, "g", "to-cycle", "Pending",
-                         "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed");
+  json none = blocked_by(
+      cluster, "g", "to-cycle", "Pending",
+      "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed");
   CHECK(none.is_null());
 }
 
@@ -146,11 +147,13 @@ spec: {clusterQueue: not-yet-read}
 TEST_CASE("priority reads v1beta2 priorityClassRef and v1beta1 priorityClassName", "[kueue][workloads]") {
   fixture_cluster cluster;
   load(cluster, {workload("kueue.x-k8s.io/v1beta1", "ml", "old", "q", json::array(), json::object(),
-                          {{"priority", 10}, {"priorityClassName", "high"},
+                          {{"priority", 10},
+                           {"priorityClassName", "high"},
                            {"priorityClassSource", "scheduling.k8s.io/priorityclass"}}),
                  workload("kueue.x-k8s.io/v1beta2", "ml", "new", "q", json::array(), json::object(),
                           {{"priority", 20},
-                           {"priorityClassRef", {{"group", "kueue.x-k8s.io"}, {"kind", "WorkloadPriorityClass"}, {"name", "high"}}}})});
+                           {"priorityClassRef",
+                            {{"group", "kueue.x-k8s.io"}, {"kind", "WorkloadPriorityClass"}, {"name", "high"}}}})});
   details_view old_view;
   workload_details(*cluster.get("kueue.x-k8s.io", "Workload", "ml", "old"), cluster.context(), old_view);
   CHECK(old_view.blocks["priority"]["className"] == "high");

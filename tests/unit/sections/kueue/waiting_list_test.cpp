@@ -15,21 +15,24 @@ namespace {
 const std::string v1beta2 = "kueue.x-k8s.io/v1beta2";
 
 json local_queue(const std::string& namespace_, const std::string& name, const std::string& cluster_queue) {
-  return json{{"apiVersion", v1beta2},
-              {"kind", "LocalQueue"},
-              {"metadata", {{"name", name}, {"namespace", namespace_}, {"uid", "lq-" + namespace_ + name}}},
-              {"spec", {{"clusterQueue", cluster_queue}}},
-              {"status", {{"conditions", {condition("Active", "True", "Ready", "Can submit new workloads to localQueue",
-                                                    "2026-11-29T08:00:00Z")}}}}};
+  return json{
+      {"apiVersion", v1beta2},
+      {"kind", "LocalQueue"},
+      {"metadata", {{"name", name}, {"namespace", namespace_}, {"uid", "lq-" + namespace_ + name}}},
+      {"spec", {{"clusterQueue", cluster_queue}}},
+      {"status",
+       {{"conditions",
+         {condition("Active", "True", "Ready", "Can submit new workloads to localQueue", "2026-11-29T08:00:00Z")}}}}};
 }
 
 json cluster_queue(const std::string& name) {
-  return json{{"apiVersion", v1beta2},
-              {"kind", "ClusterQueue"},
-              {"metadata", {{"name", name}, {"uid", "cq-" + name}}},
-              {"spec", {{"resourceGroups", json::array()}}},
-              {"status", {{"conditions", {condition("Active", "True", "Ready", "Can admit new workloads",
-                                                    "2026-11-29T08:00:00Z")}}}}};
+  return json{
+      {"apiVersion", v1beta2},
+      {"kind", "ClusterQueue"},
+      {"metadata", {{"name", name}, {"uid", "cq-" + name}}},
+      {"spec", {{"resourceGroups", json::array()}}},
+      {"status",
+       {{"conditions", {condition("Active", "True", "Ready", "Can admit new workloads", "2026-11-29T08:00:00Z")}}}}};
 }
 
 std::string minute(int m) {
@@ -52,16 +55,18 @@ std::vector<json> queue_objects() {
     objects.push_back(workload(v1beta2, "team-a", "wait-" + std::to_string(i), "lq-a",
                                {condition("QuotaReserved", "False", "Pending", message(i), minute(i + 1))}));
   }
-  objects.push_back(workload(v1beta2, "team-b", "oldest", "lq-b",
-                             {condition("QuotaReserved", "False", "Inadmissible", "ClusterQueue cq is stopped",
-                                        "2026-11-29T09:30:00Z")}));
-  objects.push_back(workload(v1beta2, "team-a", "running", "lq-a",
-                             {condition("QuotaReserved", "True", "QuotaReserved", "Quota reserved in ClusterQueue cq", minute(0)),
-                              condition("Admitted", "True", "Admitted", "The workload is admitted", minute(0))}));
+  objects.push_back(workload(
+      v1beta2, "team-b", "oldest", "lq-b",
+      {condition("QuotaReserved", "False", "Inadmissible", "ClusterQueue cq is stopped", "2026-11-29T09:30:00Z")}));
+  objects.push_back(
+      workload(v1beta2, "team-a", "running", "lq-a",
+               {condition("QuotaReserved", "True", "QuotaReserved", "Quota reserved in ClusterQueue cq", minute(0)),
+                condition("Admitted", "True", "Admitted", "The workload is admitted", minute(0))}));
   objects.push_back(workload(v1beta2, "team-a", "done", "lq-a",
                              {condition("Finished", "True", "Succeeded", "Job finished successfully", minute(0))}));
-  objects.push_back(workload(v1beta2, "team-a", "off", "lq-a", {condition("QuotaReserved", "False", "Pending", "", minute(0))},
-                             json::object(), {{"active", false}}));
+  objects.push_back(workload(v1beta2, "team-a", "off", "lq-a",
+                             {condition("QuotaReserved", "False", "Pending", "", minute(0))}, json::object(),
+                             {{"active", false}}));
   objects.push_back(workload(v1beta2, "team-c", "elsewhere", "other",
                              {condition("QuotaReserved", "False", "Pending", "x", "2026-11-29T09:00:00Z")}));
   return objects;
@@ -75,8 +80,7 @@ json cluster_queue_waiting(fixture_cluster& cluster, const std::string& name, co
 
 }  // namespace
 
-TEST_CASE("a Cluster Queue lists its Local Queues' waiting Workloads, oldest first, at most 50",
-          "[kueue][waiting]") {
+TEST_CASE("a Cluster Queue lists its Local Queues' waiting Workloads, oldest first, at most 50", "[kueue][waiting]") {
   fixture_cluster cluster;
   load(cluster, queue_objects());
   mark_complete(cluster);
@@ -138,7 +142,8 @@ TEST_CASE("positions come from the visibility lookup, null without one", "[kueue
   CHECK(waiting["items"][2]["position"].is_null());
 
   details_view view;
-  local_queue_details(*cluster.get("kueue.x-k8s.io", "LocalQueue", "team-a", "lq-a"), cluster.context(), view, positions);
+  local_queue_details(*cluster.get("kueue.x-k8s.io", "LocalQueue", "team-a", "lq-a"), cluster.context(), view,
+                      positions);
   CHECK(view.blocks["waiting"]["items"][0]["position"] == 0);
 
   // The section takes the lookup when it is made.

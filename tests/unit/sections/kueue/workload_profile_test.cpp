@@ -108,7 +108,8 @@ TEST_CASE("a cached Workload does not grow with its pod templates", "[kueue][pro
   json small_body = cluster.get("kueue.x-k8s.io", "Workload", "ml", "job-train-7f3c2")->body;
   json big_body = cluster.get("kueue.x-k8s.io", "Workload", "ml", "job-train-bigger")->body;
   CHECK(bigger.dump().size() > 10000);
-  CHECK(big_body.dump().size() == small_body.dump().size() + std::string("bigger").size() - std::string("7f3c2").size());
+  CHECK(big_body.dump().size() ==
+        small_body.dump().size() + std::string("bigger").size() - std::string("7f3c2").size());
 }
 
 TEST_CASE("the watch path (simdjson) caches the same summary", "[kueue][profile]") {

@@ -42,31 +42,37 @@ TEST_CASE("upstream Workload excerpts read in Kueue's words, in both versions", 
     CHECK(admitted.message == "The workload is admitted");
   }
 
-  object_state waiting = state_of(cluster, excerpt_object("samples/kueue/doc-excerpts/troubleshooting_jobs-workload-pending-quota.yaml",
-                                                          v1beta2, "Workload", "default", "short"));
+  object_state waiting =
+      state_of(cluster, excerpt_object("samples/kueue/doc-excerpts/troubleshooting_jobs-workload-pending-quota.yaml",
+                                       v1beta2, "Workload", "default", "short"));
   CHECK(waiting.label == "Pending");
   CHECK(waiting.reason == "Pending");
-  CHECK(waiting.message == "couldn't assign flavors to pod set main: insufficient quota for cpu in flavor default-flavor in ClusterQueue");
+  CHECK(waiting.message ==
+        "couldn't assign flavors to pod set main: insufficient quota for cpu in flavor default-flavor in ClusterQueue");
 
-  object_state missing = state_of(cluster, excerpt_object("samples/kueue/doc-excerpts/troubleshooting_jobs-workload-missing-localqueue.yaml",
-                                                          v1beta2, "Workload", "default", "lost"));
+  object_state missing = state_of(
+      cluster, excerpt_object("samples/kueue/doc-excerpts/troubleshooting_jobs-workload-missing-localqueue.yaml",
+                              v1beta2, "Workload", "default", "lost"));
   CHECK(missing.label == "Inadmissible");
   CHECK(missing.message == "LocalQueue user-queue doesn't exist");
 
-  object_state checks = state_of(cluster, excerpt_object("samples/kueue/doc-excerpts/troubleshooting_jobs-workload-pending-admissioncheck.yaml",
-                                                         v1beta2, "Workload", "default", "checking"));
+  object_state checks = state_of(
+      cluster, excerpt_object("samples/kueue/doc-excerpts/troubleshooting_jobs-workload-pending-admissioncheck.yaml",
+                              v1beta2, "Workload", "default", "checking"));
   CHECK(checks.label == "Waiting for admission checks");
   CHECK_THAT(checks.message, Catch::Contains("dws-prov (Pending)"));
 
-  object_state preempted = state_of(cluster, excerpt_object("samples/kueue/doc-excerpts/troubleshooting_jobs-workload-preempted.yaml",
-                                                            v1beta2, "Workload", "default", "preempted"));
+  object_state preempted =
+      state_of(cluster, excerpt_object("samples/kueue/doc-excerpts/troubleshooting_jobs-workload-preempted.yaml",
+                                       v1beta2, "Workload", "default", "preempted"));
   CHECK(preempted.label == "Evicted");
   CHECK(preempted.reason == "Preempted");
   CHECK(preempted.message == "Preempted to accommodate a higher priority Workload");
   // Evicted and queued again: the details still say why it waits now, as the scheduler wrote it.
   json details = details_of(cluster, "default", "preempted");
   CHECK(details["waiting"]["message"] ==
-        "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default-flavor, 9 more needed");
+        "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default-flavor, 9 more "
+        "needed");
 
   object_state in_cq = state_of(cluster, excerpt_object("samples/kueue/doc-excerpts/preemption-workload-evicted.yaml",
                                                         v1beta2, "Workload", "default", "in-cq"));
@@ -77,26 +83,31 @@ TEST_CASE("upstream Workload excerpts read in Kueue's words, in both versions", 
 TEST_CASE("Workload states follow Kueue's order", "[kueue][workloads]") {
   fixture_cluster cluster;
   SECTION("Finished wins over everything") {
-    auto state = state_of(cluster, workload(v1beta2, "ml", "done", "q",
-                                            {condition("QuotaReserved", "True", "QuotaReserved", "Quota reserved in ClusterQueue cq", t0),
-                                             condition("Admitted", "True", "Admitted", "The workload is admitted", t0),
-                                             condition("Finished", "True", "Succeeded", "Job finished successfully", t0)}));
+    auto state = state_of(
+        cluster, workload(v1beta2, "ml", "done", "q",
+                          {condition("QuotaReserved", "True", "QuotaReserved", "Quota reserved in ClusterQueue cq", t0),
+                           condition("Admitted", "True", "Admitted", "The workload is admitted", t0),
+                           condition("Finished", "True", "Succeeded", "Job finished successfully", t0)}));
     CHECK(state.label == "Finished");
     CHECK(state.reason == "Succeeded");
     CHECK(state.message == "Job finished successfully");
   }
   SECTION("Admitted while being evicted stays Admitted and says so") {
-    auto state = state_of(cluster, workload(v1beta2, "ml", "stopping", "q",
-                                            {condition("QuotaReserved", "True", "QuotaReserved", "Quota reserved in ClusterQueue cq", t0),
-                                             condition("Admitted", "True", "Admitted", "The workload is admitted", t0),
-                                             condition("Evicted", "True", "PodsReadyTimeout",
-                                                       "Exceeded the PodsReady timeout ml/stopping", t0)}));
+    auto state = state_of(
+        cluster,
+        workload(v1beta2, "ml", "stopping", "q",
+                 {condition("QuotaReserved", "True", "QuotaReserved", "Quota reserved in ClusterQueue cq", t0),
+                  condition("Admitted", "True", "Admitted", "The workload is admitted", t0),
+                  condition("Evicted", "True", "PodsReadyTimeout", "Exceeded the PodsReady timeout ml/stopping", t0)}));
     CHECK(state.label == "Admitted");
     CHECK_THAT(state.message, Catch::Contains("Exceeded the PodsReady timeout ml/stopping"));
   }
   SECTION("Evicted once the reservation is gone") {
     auto state = state_of(cluster, workload(v1beta1, "ml", "timed-out", "q",
-                                            {condition("QuotaReserved", "False", "Pending", "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed", t0),
+                                            {condition("QuotaReserved", "False", "Pending",
+                                                       "couldn't assign flavors to pod set main: insufficient unused "
+                                                       "quota for cpu in flavor default, 1 more needed",
+                                                       t0),
                                              condition("Evicted", "True", "PodsReadyTimeout",
                                                        "Exceeded the PodsReady timeout ml/timed-out", t0)}));
     CHECK(state.label == "Evicted");
@@ -111,12 +122,14 @@ TEST_CASE("Workload states follow Kueue's order", "[kueue][workloads]") {
   SECTION("granular reasons with the UnadmittedWorkloadsObservability gate on") {
     auto quota = state_of(cluster, workload(v1beta2, "ml", "gated-quota", "q",
                                             {condition("QuotaReserved", "False", "WaitingForQuota",
-                                                       "couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu in flavor a100, 4 more needed", t0)}));
+                                                       "couldn't assign flavors to pod set main: insufficient unused "
+                                                       "quota for nvidia.com/gpu in flavor a100, 4 more needed",
+                                                       t0)}));
     CHECK(quota.label == "Pending");
     CHECK(quota.reason == "WaitingForQuota");
-    auto misconfigured = state_of(cluster, workload(v1beta2, "ml", "gated-missing", "q",
-                                                    {condition("QuotaReserved", "False", "Misconfigured",
-                                                               "ClusterQueue cq not found", t0)}));
+    auto misconfigured = state_of(
+        cluster, workload(v1beta2, "ml", "gated-missing", "q",
+                          {condition("QuotaReserved", "False", "Misconfigured", "ClusterQueue cq not found", t0)}));
     CHECK(misconfigured.label == "Inadmissible");
     CHECK(misconfigured.message == "ClusterQueue cq not found");
   }
@@ -126,7 +139,8 @@ TEST_CASE("the scheduler's messages are kept as Kueue wrote them", "[kueue][work
   fixture_cluster cluster;
   const std::vector<std::string> messages = {
       // several pod sets joined with "; ", per-pod-set reasons with ", ", and the preemption suffixes
-      "couldn't assign flavors to pod set driver: insufficient unused quota for cpu in flavor on-demand, 2 more needed; "
+      "couldn't assign flavors to pod set driver: insufficient unused quota for cpu in flavor on-demand, 2 more "
+      "needed; "
       "couldn't assign flavors to pod set workers: flavor spot doesn't match node affinity, insufficient quota for "
       "nvidia.com/gpu in flavor a100, previously considered podsets requests (8) + current podset request (8) > "
       "maximum capacity (8). Pending the preemption of 2 workload(s)",
@@ -140,14 +154,15 @@ TEST_CASE("the scheduler's messages are kept as Kueue wrote them", "[kueue][work
   int index = 0;
   for (const std::string& message : messages) {
     std::string name = "w" + std::to_string(index++);
-    auto state = state_of(cluster, workload(v1beta2, "ml", name, "q",
-                                            {condition("QuotaReserved", "False", "Pending", message, t0)}));
+    auto state = state_of(
+        cluster, workload(v1beta2, "ml", name, "q", {condition("QuotaReserved", "False", "Pending", message, t0)}));
     CHECK(state.label == "Pending");
     CHECK(state.message == message);
   }
-  auto waiting = state_of(cluster, workload(v1beta2, "ml", "blocked", "q",
-                                            {condition("QuotaReserved", "False", "Waiting",
-                                                       "waiting for all admitted workloads to be in PodsReady condition", t0)}));
+  auto waiting =
+      state_of(cluster, workload(v1beta2, "ml", "blocked", "q",
+                                 {condition("QuotaReserved", "False", "Waiting",
+                                            "waiting for all admitted workloads to be in PodsReady condition", t0)}));
   CHECK(waiting.label == "Pending");
   CHECK(waiting.reason == "Waiting");
 }
@@ -156,10 +171,11 @@ TEST_CASE("a person's deactivation and Kueue's are said differently", "[kueue][w
   fixture_cluster cluster;
   const json inactive = {{"active", false}};
   SECTION("a person set spec.active=false on a running Workload") {
-    auto state = state_of(cluster, workload(v1beta2, "ml", "by-hand", "q",
-                                            {condition("QuotaReserved", "False", "Pending", "", t0),
-                                             condition("Evicted", "True", "Deactivated", "The workload is deactivated", t0)},
-                                            json::object(), inactive));
+    auto state =
+        state_of(cluster, workload(v1beta2, "ml", "by-hand", "q",
+                                   {condition("QuotaReserved", "False", "Pending", "", t0),
+                                    condition("Evicted", "True", "Deactivated", "The workload is deactivated", t0)},
+                                   json::object(), inactive));
     CHECK(state.label == "Deactivated");
     CHECK(state.reason == "Deactivated");
     CHECK_THAT(state.message, Catch::StartsWith("Deactivated by a person"));
@@ -168,9 +184,10 @@ TEST_CASE("a person's deactivation and Kueue's are said differently", "[kueue][w
     CHECK(details["deactivation"]["cause"].is_null());
   }
   SECTION("a person deactivated a Workload that never ran") {
-    auto state = state_of(cluster, workload(v1beta2, "ml", "never-ran", "q",
-                                            {condition("QuotaReserved", "False", "Inadmissible", "The workload is deactivated", t0)},
-                                            json::object(), inactive));
+    auto state = state_of(
+        cluster, workload(v1beta2, "ml", "never-ran", "q",
+                          {condition("QuotaReserved", "False", "Inadmissible", "The workload is deactivated", t0)},
+                          json::object(), inactive));
     CHECK(state.label == "Deactivated");
     CHECK(details_of(cluster, "ml", "never-ran")["deactivation"]["by"] == "person");
   }
@@ -183,16 +200,19 @@ TEST_CASE("a person's deactivation and Kueue's are said differently", "[kueue][w
     };
     const std::vector<cause_case> cases = {
         {v1beta2, "DeactivatedDueToRequeuingLimitExceeded",
-         "The workload is deactivated due to exceeding the maximum number of re-queuing retries", "RequeuingLimitExceeded"},
+         "The workload is deactivated due to exceeding the maximum number of re-queuing retries",
+         "RequeuingLimitExceeded"},
         {v1beta2, "DeactivatedDueToMaximumExecutionTimeExceeded",
          "The workload is deactivated due to exceeding the maximum execution time", "MaximumExecutionTimeExceeded"},
         {v1beta1, "DeactivatedDueToAdmissionCheck",
          "The workload is deactivated due to AdmissionCheck in Rejected state: \"prov\" (capacity unavailable)",
          "AdmissionCheck"},
         {v1beta2, "DeactivatedDueToEvictedOnManagerCluster",
-         "The workload is deactivated due to Evicted on manager: Preempted to accommodate a workload", "EvictedOnManagerCluster"},
+         "The workload is deactivated due to Evicted on manager: Preempted to accommodate a workload",
+         "EvictedOnManagerCluster"},
         {v1beta1, "InactiveWorkloadRequeuingLimitExceeded",
-         "The workload is deactivated due to exceeding the maximum number of re-queuing retries", "RequeuingLimitExceeded"},
+         "The workload is deactivated due to exceeding the maximum number of re-queuing retries",
+         "RequeuingLimitExceeded"},
     };
     int index = 0;
     for (const cause_case& c : cases) {
@@ -209,19 +229,22 @@ TEST_CASE("a person's deactivation and Kueue's are said differently", "[kueue][w
       CHECK(details["deactivation"]["cause"] == c.cause);
     }
     // The old `InactiveWorkload` alone was a person's.
-    auto old_person = state_of(cluster, workload(v1beta1, "ml", "old-person", "q",
-                                                 {condition("Evicted", "True", "InactiveWorkload", "The workload is deactivated", t0)},
-                                                 json::object(), inactive));
+    auto old_person = state_of(
+        cluster, workload(v1beta1, "ml", "old-person", "q",
+                          {condition("Evicted", "True", "InactiveWorkload", "The workload is deactivated", t0)},
+                          json::object(), inactive));
     CHECK_THAT(old_person.message, Catch::StartsWith("Deactivated by a person"));
   }
   SECTION("Kueue has decided to deactivate but not yet applied it") {
-    auto state = state_of(cluster, workload(v1beta2, "ml", "deciding", "q",
-                                            {condition("QuotaReserved", "True", "QuotaReserved", "Quota reserved in ClusterQueue cq", t0),
-                                             condition("Admitted", "True", "Admitted", "The workload is admitted", t0),
-                                             condition("DeactivationTarget", "True", "MaximumExecutionTimeExceeded",
-                                                       "exceeding the maximum execution time", t0)}));
+    auto state = state_of(
+        cluster, workload(v1beta2, "ml", "deciding", "q",
+                          {condition("QuotaReserved", "True", "QuotaReserved", "Quota reserved in ClusterQueue cq", t0),
+                           condition("Admitted", "True", "Admitted", "The workload is admitted", t0),
+                           condition("DeactivationTarget", "True", "MaximumExecutionTimeExceeded",
+                                     "exceeding the maximum execution time", t0)}));
     CHECK(state.label == "Deactivated");
-    CHECK_THAT(state.message, Catch::StartsWith("Kueue is deactivating it because it ran past its maximum execution time"));
+    CHECK_THAT(state.message,
+               Catch::StartsWith("Kueue is deactivating it because it ran past its maximum execution time"));
     json details = details_of(cluster, "ml", "deciding");
     CHECK(details["deactivation"]["inProgress"] == true);
   }
@@ -234,7 +257,8 @@ TEST_CASE("evictions so far are summed from schedulingStats, with their reasons"
                    {{{"reason", "Preempted"}, {"underlyingCause", ""}, {"count", 2}},
                     {{"reason", "PodsReadyTimeout"}, {"underlyingCause", "WaitForStart"}, {"count", 1}},
                     {{"reason", "Deactivated"}, {"underlyingCause", "RequeuingLimitExceeded"}, {"count", 1}}}}}}};
-  load(cluster, {workload(v1beta2, "ml", "bounced", "q", {condition("QuotaReserved", "False", "Pending", "", t0)}, stats)});
+  load(cluster,
+       {workload(v1beta2, "ml", "bounced", "q", {condition("QuotaReserved", "False", "Pending", "", t0)}, stats)});
   json evictions = details_of(cluster, "ml", "bounced")["evictions"];
   CHECK(evictions["total"] == 4);
   REQUIRE(evictions["byReason"].size() == 3);
@@ -244,7 +268,8 @@ TEST_CASE("evictions so far are summed from schedulingStats, with their reasons"
 
   // Kueue before v0.12 counted nothing: evicted, but how often cannot be told.
   load(cluster, {workload(v1beta1, "ml", "old", "q",
-                          {condition("Evicted", "True", "Preempted", "Preempted to accommodate a higher priority Workload", t0)})});
+                          {condition("Evicted", "True", "Preempted",
+                                     "Preempted to accommodate a higher priority Workload", t0)})});
   json old = details_of(cluster, "ml", "old");
   CHECK(old["evictions"]["total"].is_null());
   CHECK_THAT(old["notes"][0].get<std::string>(), Catch::Contains("cannot be told"));
