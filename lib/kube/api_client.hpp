@@ -83,7 +83,7 @@ class api_client {
 
   const connection_config& config() const { return config_; }
   credential_source& credentials() { return credentials_; }
-  // The value of the version-less counter family for tests: requests by verb and code.
+  // The counter family of requests sent, labelled by verb and HTTP code.
   static constexpr const char* requests_metric = "sextant_apiserver_requests_total";
 
   struct connection;

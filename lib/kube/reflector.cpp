@@ -341,6 +341,9 @@ net::awaitable<void> reflector::loop() {
           continue;
         }
         mark_failure(opened.error, "watch");
+        if (opened.error.code == 403) {
+          need_list = true;  // the kind was emptied as unreadable: once allowed, list it again
+        }
         co_await pause();
         continue;
       }

@@ -228,6 +228,19 @@ TEST_CASE("a forbidden list makes the kind unreadable, not pending", "[kube][ref
   REQUIRE(h.settle([&] { return h.store.completeness(pod_type).complete(); }));
 }
 
+TEST_CASE("a watch forbidden after the list empties the kind and lists again once allowed", "[kube][reflector]") {
+  harness h;
+  h.script->answer_list_page(page({pod("a", "5")}, "5"));
+  h.script->refuse_watch(403, "Forbidden", "pods is forbidden");
+  REQUIRE(h.settle([&] { return h.store.completeness(pod_type).value == list_completeness::state::unreadable; }));
+  CHECK(h.store.count(pod_type) == 0);
+  h.script->answer_list_page(page({pod("a", "9")}, "9"));
+  h.script->answer_watch();
+  REQUIRE(h.settle([&] { return h.script->watch_calls.size() == 2; }));
+  CHECK(h.names() == std::vector<std::string>{"a@9"});
+  CHECK(h.store.completeness(pod_type).complete());
+}
+
 TEST_CASE("a 404 asks for discovery again", "[kube][reflector]") {
   harness h;
   h.script->answer_list_page(page({}, "5"));
