@@ -9,6 +9,7 @@
 
 #include "ingest/json_decoder.hpp"
 #include "snapshot/yaml_to_json.hpp"
+#include "store/version_priority.hpp"
 
 namespace sextant {
 namespace {
@@ -282,6 +283,9 @@ void snapshot_loader::register_crd(const json& crd) {
       kind.versions.push_back(string_or(version, {"name"}));
     }
   }
+  // The API server prefers versions by Kubernetes' priority (v1 > v1beta2 > v1beta1 ...), not
+  // by their order in the CRD: snapshot mode must pick the same one a live cluster would.
+  sort_by_version_priority(kind.versions);
   if (!kind.type.kind.empty()) {
     served_.add(std::move(kind));
   }

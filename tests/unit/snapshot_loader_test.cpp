@@ -208,6 +208,18 @@ metadata: {name: g, namespace: x}
   CHECK_FALSE(widget->namespaced);
   CHECK(widget->versions == std::vector<std::string>{"v2"});
   CHECK(f.served.serves({"other.example.com", "Gadget"}));
+  // Served versions follow Kubernetes' priority, as discovery lists them, not the CRD's order.
+  f.load("queues.yaml", R"(
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: clusterqueues.kueue.x-k8s.io}
+spec:
+  group: kueue.x-k8s.io
+  names: {kind: ClusterQueue, plural: clusterqueues}
+  scope: Cluster
+  versions: [{name: v1beta1, served: true}, {name: v1beta2, served: true, storage: true}]
+)");
+  CHECK(f.served.find({"kueue.x-k8s.io", "ClusterQueue"})->versions == std::vector<std::string>{"v1beta2", "v1beta1"});
   CHECK(f.report.objects_by_kind.at("Gadget.other.example.com") == 1);
 }
 

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "kube/api_lister_watcher.hpp"
-#include "kube/version_priority.hpp"
+#include "store/version_priority.hpp"
 #include "kube/watch_plan.hpp"
 
 using namespace sextant;

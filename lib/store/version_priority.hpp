@@ -7,10 +7,10 @@
 #include <string_view>
 #include <vector>
 
-namespace sextant::kube {
+namespace sextant {
 
 // Whether `a` comes before `b`.
 bool higher_version_priority(std::string_view a, std::string_view b);
 void sort_by_version_priority(std::vector<std::string>& versions);
 
-}  // namespace sextant::kube
+}  // namespace sextant

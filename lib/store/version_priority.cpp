@@ -1,10 +1,10 @@
-#include "kube/version_priority.hpp"
+#include "store/version_priority.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <tuple>
 
-namespace sextant::kube {
+namespace sextant {
 namespace {
 
 struct kube_version {
@@ -78,4 +78,4 @@ void sort_by_version_priority(std::vector<std::string>& versions) {
                    [](const std::string& a, const std::string& b) { return higher_version_priority(a, b); });
 }
 
-}  // namespace sextant::kube
+}  // namespace sextant
