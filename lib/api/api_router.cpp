@@ -263,7 +263,7 @@ api_response api_router::put_settings(const api_request& request, const parsed_t
   json body;
   try {
     body = json::parse(request.body);
-  } catch (const json::parse_error& error) {
+  } catch (const json::exception& error) {
     return error_response(400, "BadRequest", std::string("the body is not JSON: ") + error.what());
   }
   const json* categories = find(body, {"categories"});

@@ -48,7 +48,8 @@ bool percent_decode(std::string_view in, std::string& out, bool plus_is_space) {
 api_response error_response(int status, const std::string& reason, const std::string& message) {
   api_response response;
   response.status = status;
-  response.body = json{{"error", {{"code", status}, {"reason", reason}, {"message", message}}}}.dump();
+  response.body = json{{"error", {{"code", status}, {"reason", reason}, {"message", message}}}}.dump(
+      -1, ' ', false, json::error_handler_t::replace);
   return response;
 }
 

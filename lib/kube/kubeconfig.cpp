@@ -31,7 +31,9 @@ struct merged_config {
   std::vector<fs::path> files;
 };
 
-std::string in_quotes(const std::string& text) { return "\"" + text + "\""; }
+std::string in_quotes(const std::string& text) {
+  return "\"" + text + "\"";
+}
 
 std::string list_files(const std::vector<fs::path>& files) {
   std::string out;
@@ -55,7 +57,7 @@ std::optional<std::string> read_file(const fs::path& path, std::string& error) {
 // A scalar member as text; nullopt when absent or null. Sets `error` when it is not a scalar.
 std::optional<std::string> scalar(const YAML::Node& node, const char* key, const std::string& where,
                                   std::string& error) {
-  if (!node.IsMap()) {
+  if (!node.IsDefined() || !node.IsMap()) {  // IsMap alone throws on the node of a missing key
     return std::nullopt;
   }
   YAML::Node value = node[key];
@@ -69,7 +71,9 @@ std::optional<std::string> scalar(const YAML::Node& node, const char* key, const
   return value.Scalar();
 }
 
-bool truthy(const std::string& text) { return text == "true" || text == "True" || text == "TRUE" || text == "yes"; }
+bool truthy(const std::string& text) {
+  return text == "true" || text == "True" || text == "TRUE" || text == "yes";
+}
 
 // Adds the named entries of one section ("clusters") of a file; the first definition wins.
 std::string merge_section(const YAML::Node& root, const char* section, const char* member, const fs::path& file,
@@ -107,8 +111,8 @@ std::string merge_file(const fs::path& file, const std::string& text, merged_con
   if (!root.IsMap()) {
     return "kubeconfig " + file.string() + " is not a kubeconfig (expected a mapping at the top)";
   }
-  for (auto [section, member] : {std::pair{"clusters", "cluster"}, std::pair{"users", "user"},
-                                 std::pair{"contexts", "context"}}) {
+  for (auto [section, member] :
+       {std::pair{"clusters", "cluster"}, std::pair{"users", "user"}, std::pair{"contexts", "context"}}) {
     auto& into = std::string_view(section) == "clusters" ? config.clusters
                  : std::string_view(section) == "users"  ? config.users
                                                          : config.contexts;
@@ -195,8 +199,9 @@ bool read_cluster(const entry& cluster, const std::string& where, connection_con
   auto insecure = scalar(body, "insecure-skip-tls-verify", where, error);
   config.insecure_skip_tls_verify = insecure && truthy(*insecure);
   if (config.insecure_skip_tls_verify && !config.ca_pem.empty()) {
-    error = where + " sets both insecure-skip-tls-verify and a certificate-authority; kubectl refuses this too, "
-                    "remove one";
+    error = where +
+            " sets both insecure-skip-tls-verify and a certificate-authority; kubectl refuses this too, "
+            "remove one";
     return false;
   }
   config.tls_server_name = scalar(body, "tls-server-name", where, error).value_or("");
@@ -215,11 +220,12 @@ bool read_cluster(const entry& cluster, const std::string& where, connection_con
   return error.empty();
 }
 
-bool read_exec(const YAML::Node& exec, const std::string& where, const fs::path& config_file,
-               connection_config& config, std::string& error) {
+bool read_exec(const YAML::Node& exec, const std::string& where, const fs::path& config_file, connection_config& config,
+               std::string& error) {
   exec_config out;
   out.api_version = scalar(exec, "apiVersion", where, error).value_or("");
-  if (out.api_version != "client.authentication.k8s.io/v1" && out.api_version != "client.authentication.k8s.io/v1beta1") {
+  if (out.api_version != "client.authentication.k8s.io/v1" &&
+      out.api_version != "client.authentication.k8s.io/v1beta1") {
     error = where + ".apiVersion " + in_quotes(out.api_version) +
             " is not supported; use client.authentication.k8s.io/v1 or client.authentication.k8s.io/v1beta1";
     return false;
@@ -348,7 +354,9 @@ kubeconfig_sources sources_from_environment(std::optional<fs::path> explicit_pat
   return sources;
 }
 
-config_result load_kubeconfig(const kubeconfig_sources& sources, const std::string& context) {
+namespace {
+
+config_result resolve_kubeconfig(const kubeconfig_sources& sources, const std::string& context) {
   auto fail = [](std::string message) { return config_result{std::nullopt, std::move(message)}; };
   merged_config merged;
   std::vector<fs::path> candidates;
@@ -432,6 +440,20 @@ config_result load_kubeconfig(const kubeconfig_sources& sources, const std::stri
   }
   config.source = "kubeconfig " + files + ", context " + context_name;
   return {std::move(config), {}};
+}
+
+}  // namespace
+
+config_result load_kubeconfig(const kubeconfig_sources& sources, const std::string& context) {
+  // The readers check each node's shape before use; this is the net under a shape they missed,
+  // so that a strange file is an error sentence and never takes the daemon down.
+  try {
+    return resolve_kubeconfig(sources, context);
+  } catch (const YAML::Exception& e) {
+    config_result result;
+    result.error = "kubeconfig: cannot be read (" + e.msg + ")";
+    return result;
+  }
 }
 
 }  // namespace sextant::kube

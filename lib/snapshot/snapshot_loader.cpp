@@ -4,10 +4,11 @@
 #include <fstream>
 #include <sstream>
 
-#include <simdjson.h>
 #include <yaml-cpp/yaml.h>
 
 #include "ingest/json_decoder.hpp"
+#include "snapshot/json_values.hpp"
+#include "snapshot/yaml_documents.hpp"
 #include "snapshot/yaml_to_json.hpp"
 #include "store/version_priority.hpp"
 
@@ -135,18 +136,19 @@ void snapshot_loader::load_text(const std::string& path, const std::string& text
 }
 
 void snapshot_loader::load_yaml(const std::string& path, const std::string& text, snapshot_report& report) {
-  std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(text);
-  } catch (const YAML::Exception& error) {
-    report.errors.push_back({path, error.mark.line + 1, "cannot parse YAML: " + error.msg});
-    return;
-  }
-  for (const YAML::Node& document : documents) {
-    if (!document.IsDefined() || document.IsNull()) {
-      continue;  // an empty document between "---" lines
+  for (const yaml_document_text& piece : split_yaml_documents(text)) {
+    YAML::Node document;
+    try {
+      document = YAML::Load(std::string(piece.text));
+    } catch (const YAML::Exception& error) {
+      report.errors.push_back(
+          {path, piece.first_line + std::max(0, error.mark.line), "cannot parse YAML: " + error.msg});
+      continue;
     }
-    int line = document.Mark().line + 1;
+    if (!document.IsDefined() || document.IsNull()) {
+      continue;  // a document of nothing but "~" or "null"
+    }
+    int line = piece.first_line + std::max(0, document.Mark().line);
     try {
       add_document(yaml_to_json(document), path, line, report);
     } catch (const std::exception& error) {
@@ -157,48 +159,26 @@ void snapshot_loader::load_yaml(const std::string& path, const std::string& text
 
 void snapshot_loader::load_json(const std::string& path, const std::string& raw, snapshot_report& report) {
   const std::string text = without_dump_logs(raw);
-  // simdjson finds where each top-level value starts and ends (a dump concatenates several);
-  // each is decoded on its own, so the values before a broken one still load.
-  simdjson::ondemand::parser splitter;
-  simdjson::padded_string padded(text);
   json_decoder decoder(profiles_);
-  auto report_error_at = [&](std::size_t offset, std::string_view source) {
-    // nlohmann tells the byte where the value breaks; simdjson only that it does.
-    std::size_t at = offset;
+  for (const json_value_text& value : split_json_values(text)) {
+    auto decoded = decoder.decode_untyped(value.text);
+    if (decoded.ok()) {
+      add_document(std::move(*decoded.value), path, line_at(text, value.offset), report);
+      continue;
+    }
+    // simdjson says that the value breaks; nlohmann says at which byte.
+    std::size_t at = value.offset;
     std::string detail = "not valid JSON";
     try {
-      json ignored = json::parse(source);
+      json ignored = json::parse(value.text);
       ignored.clear();
     } catch (const json::parse_error& error) {
-      at = offset + (error.byte > 0 ? error.byte - 1 : 0);
+      at = value.offset + (error.byte > 0 ? error.byte - 1 : 0);
+      detail = error.what();
+    } catch (const json::exception& error) {  // a number out of range, say: no byte given
       detail = error.what();
     }
     report.errors.push_back({path, line_at(text, at), "cannot parse JSON: " + detail});
-  };
-  try {
-    auto stream = splitter.iterate_many(padded, std::max<std::size_t>(text.size() + 64, 1 << 20)).value();
-    std::size_t documents = 0;
-    for (auto it = stream.begin(); it != stream.end(); ++it) {
-      std::size_t offset = it.current_index();
-      std::string_view source = it.source();
-      auto decoded = decoder.decode_untyped(source);
-      if (!decoded.ok()) {
-        report_error_at(offset, source);
-        return;
-      }
-      ++documents;
-      add_document(std::move(*decoded.value), path, line_at(text, offset), report);
-    }
-    if (stream.truncated_bytes() > 0) {
-      std::size_t offset = text.size() - stream.truncated_bytes();
-      report_error_at(offset, std::string_view(text).substr(offset));
-      return;
-    }
-    if (documents == 0 && text.find_first_not_of(" \t\r\n") != std::string::npos) {
-      report_error_at(0, text);
-    }
-  } catch (const simdjson::simdjson_error&) {
-    report_error_at(0, text);
   }
 }
 

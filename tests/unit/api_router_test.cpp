@@ -148,6 +148,12 @@ TEST_CASE("every error path answers with the envelope", "[router]") {
   CHECK(del.headers.at(0).second == "GET, HEAD, PUT");
   expect("PUT", "/healthz", 405, "MethodNotAllowed");
   expect("PUT", "/api/v1/settings/problems", 400, "BadRequest");  // empty body
+  auto overflow = f.router.handle({"PUT", "/api/v1/settings/problems", "", R"({"categories": 1e999999})"});
+  CHECK(overflow.status == 400);
+  // A target that is not UTF-8 is echoed in the message, with the bad bytes replaced; it used
+  // to throw while the answer was written (found by fuzz_http_target).
+  expect("GET", "/a\xf0\x91\x9e?t&ra\xde\xc5", 404, "NotFound");
+  expect("GET", "/api/v1/core/pods/ml/\xc5\x26", 404, "NotFound");
 }
 
 TEST_CASE("ETags and If-None-Match", "[router]") {

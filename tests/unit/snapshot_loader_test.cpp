@@ -255,3 +255,37 @@ TEST_CASE("the upstream CRDs all load and make their kinds served", "[loader][up
   auto versions = served.group_versions("kueue.x-k8s.io");
   CHECK(std::find(versions.begin(), versions.end(), "v1beta1") != versions.end());
 }
+
+TEST_CASE("a broken document is reported by its line and the documents around it still load", "[loader]") {
+  // "," alone is the stream that sends yaml-cpp 0.7's LoadAll into an endless loop.
+  loader_fixture f;
+  f.load("x.yaml",
+         "apiVersion: v1\nkind: Node\nmetadata: {name: first}\n---\n,\n---\n"
+         "apiVersion: v1\nkind: Node\nmetadata: {name: [unclosed\n---\n"
+         "apiVersion: v1\nkind: Node\nmetadata: {name: last}\n");
+  CHECK(f.store.count({"", "Node"}) == 2);
+  REQUIRE(f.report.errors.size() == 1);  // yaml-cpp reads the lone "," as an empty document
+  CHECK(f.report.errors[0].line >= 7);
+  CHECK_THAT(f.report.errors[0].message, Catch::StartsWith("cannot parse YAML"));
+}
+
+TEST_CASE("an empty or blank file loads nothing and reports nothing", "[loader]") {
+  loader_fixture f;
+  f.load("empty.json", "");
+  f.load("blank.json", " \n\t\n");
+  f.load("empty.yaml", "");
+  CHECK(f.report.errors.empty());
+  CHECK(f.report.objects_loaded == 0);
+}
+
+TEST_CASE("a broken value in a JSON stream is reported and the values after it still load", "[loader]") {
+  loader_fixture f;
+  f.load("dump.json",
+         "{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\"}}\n"
+         "{\"kind\":\"Node\" \"apiVersion\":\"v1\"}\n"
+         "{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"b\"}}\n");
+  CHECK(f.store.count({"", "Node"}) == 2);
+  REQUIRE(f.report.errors.size() == 1);
+  CHECK(f.report.errors[0].line == 2);
+  CHECK_THAT(f.report.errors[0].message, Catch::StartsWith("cannot parse JSON"));
+}

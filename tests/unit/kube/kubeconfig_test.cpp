@@ -100,8 +100,8 @@ TEST_CASE("client certificate and key may be inline data", "[kube][kubeconfig]")
 current-context: c
 clusters: [{name: k, cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}}]
 users: [{name: u, user: {client-certificate-data: )") +
-                     base64_encode(read_text(fixture("client.crt"))) + ", client-key-data: " +
-                     base64_encode(read_text(fixture("client.key"))) + R"(}}]
+                     base64_encode(read_text(fixture("client.crt"))) +
+                     ", client-key-data: " + base64_encode(read_text(fixture("client.key"))) + R"(}}]
 contexts: [{name: c, context: {cluster: k, user: u}}]
 )";
   config_result result = load_kubeconfig(only(dir.write("config", text)));
@@ -134,15 +134,15 @@ contexts:
 
   config_result merged = load_kubeconfig(sources);
   REQUIRE(merged.value);
-  CHECK(merged.value->server.host == "first");      // cluster "shared" and context "one" from a.yaml
-  CHECK(merged.value->token == "from-second");      // user "alice" only b.yaml defines
+  CHECK(merged.value->server.host == "first");  // cluster "shared" and context "one" from a.yaml
+  CHECK(merged.value->token == "from-second");  // user "alice" only b.yaml defines
 
   config_result chosen = load_kubeconfig(sources, "two");
   REQUIRE(chosen.value);
   CHECK(chosen.value->server.host == "other");
 }
 
-TEST_CASE("~/.kube/config is read when nothing else is named", "[kube][kubeconfig]") {
+TEST_CASE("the home folder's .kube/config is read when nothing else is named", "[kube][kubeconfig]") {
   temp_dir dir;
   dir.write(".kube/config", with_ca(token_config));
   kubeconfig_sources sources;
@@ -230,7 +230,8 @@ TEST_CASE("a kubeconfig that cannot be used is one error naming the field", "[ku
   };
   const std::string ok_cluster = R"({server: "https://127.0.0.1:6443", insecure-skip-tls-verify: true})";
   CHECK(mentions(error_for("{insecure-skip-tls-verify: true}", "{}"), "clusters[\"k\"].cluster.server is not set"));
-  CHECK(mentions(error_for(R"({server: "http://127.0.0.1:8001"})", "{}"), "server \"http://127.0.0.1:8001\" is not https"));
+  CHECK(mentions(error_for(R"({server: "http://127.0.0.1:8001"})", "{}"),
+                 "server \"http://127.0.0.1:8001\" is not https"));
   CHECK(mentions(error_for(R"({server: "https://h", certificate-authority-data: "!!!"})", "{}"),
                  "clusters[\"k\"].cluster.certificate-authority-data is not valid base64"));
   CHECK(mentions(error_for(R"({server: "https://h", certificate-authority: /nonexistent/ca.crt})", "{}"),
@@ -239,19 +240,23 @@ TEST_CASE("a kubeconfig that cannot be used is one error naming the field", "[ku
                                ", insecure-skip-tls-verify: true}",
                            "{}"),
                  "both insecure-skip-tls-verify and a certificate-authority"));
-  CHECK(mentions(error_for(R"({server: "https://h", proxy-url: "socks5://p:1080", insecure-skip-tls-verify: true})", "{}"),
-                 "proxy-url \"socks5://p:1080\": only http:// proxies"));
+  CHECK(mentions(
+      error_for(R"({server: "https://h", proxy-url: "socks5://p:1080", insecure-skip-tls-verify: true})", "{}"),
+      "proxy-url \"socks5://p:1080\": only http:// proxies"));
   CHECK(mentions(error_for(ok_cluster, "{client-certificate: " + fixture("client.crt").string() + "}"),
                  "users[\"u\"].user has a client-certificate but no client-key"));
   CHECK(mentions(error_for(ok_cluster, "{token: t, username: a, password: b}"), "both username/password and a token"));
   CHECK(mentions(error_for(ok_cluster, "{tokenFile: /nonexistent/token}"), "users[\"u\"].user.tokenFile: cannot read"));
-  CHECK(mentions(error_for(ok_cluster, "{auth-provider: {name: gcp}}"), "users[\"u\"].user.auth-provider (gcp) is not supported"));
+  CHECK(mentions(error_for(ok_cluster, "{auth-provider: {name: gcp}}"),
+                 "users[\"u\"].user.auth-provider (gcp) is not supported"));
   CHECK(mentions(error_for(ok_cluster, "{exec: {apiVersion: client.authentication.k8s.io/v1alpha1, command: x}}"),
                  "users[\"u\"].user.exec.apiVersion \"client.authentication.k8s.io/v1alpha1\" is not supported"));
   CHECK(mentions(error_for(ok_cluster, "{exec: {apiVersion: client.authentication.k8s.io/v1, command: x}}"),
                  "users[\"u\"].user.exec.interactiveMode is required"));
-  CHECK(mentions(error_for(ok_cluster, "{exec: {apiVersion: client.authentication.k8s.io/v1, command: x, interactiveMode: Always}}"),
-                 "interactiveMode is Always"));
+  CHECK(
+      mentions(error_for(ok_cluster,
+                         "{exec: {apiVersion: client.authentication.k8s.io/v1, command: x, interactiveMode: Always}}"),
+               "interactiveMode is Always"));
   CHECK(mentions(error_for(ok_cluster, "{exec: {apiVersion: client.authentication.k8s.io/v1beta1}}"),
                  "users[\"u\"].user.exec.command is not set"));
   CHECK(mentions(error_for(ok_cluster, "{}", "nope"), "context \"nope\" is not defined"));
@@ -259,20 +264,31 @@ TEST_CASE("a kubeconfig that cannot be used is one error naming the field", "[ku
 
 TEST_CASE("missing files, contexts and names are reported", "[kube][kubeconfig]") {
   temp_dir dir;
-  CHECK(mentions(load_kubeconfig(only(dir.path() / "absent")).error, "cannot read " + (dir.path() / "absent").string()));
+  CHECK(
+      mentions(load_kubeconfig(only(dir.path() / "absent")).error, "cannot read " + (dir.path() / "absent").string()));
   CHECK(mentions(load_kubeconfig(only(dir.write("bad", "clusters: [unclosed"))).error, "is not valid YAML"));
   CHECK(mentions(load_kubeconfig(only(dir.write("nocurrent", "clusters: []\n"))).error, "current-context is not set"));
   CHECK(mentions(load_kubeconfig(only(dir.write("nocluster", R"(
 current-context: c
 contexts: [{name: c, context: {cluster: gone, user: u}}]
-)"))).error,
+)")))
+                     .error,
                  "contexts[\"c\"].context.cluster names \"gone\", which no clusters entry defines"));
   CHECK(mentions(load_kubeconfig(only(dir.write("nouser", R"(
 current-context: c
 clusters: [{name: k, cluster: {server: "https://h"}}]
 contexts: [{name: c, context: {cluster: k, user: ghost}}]
-)"))).error,
+)")))
+                     .error,
                  "contexts[\"c\"].context.user names \"ghost\", which no users entry defines"));
+  // A context entry without its body used to throw out of yaml-cpp (found by fuzz_kubeconfig).
+  CHECK(mentions(load_kubeconfig(only(dir.write("nobody", R"(
+current-context: c
+clusters: [{name: k, cluster: {server: "https://h"}}]
+contexts: [{name: c}]
+)")))
+                     .error,
+                 "contexts[\"c\"].context"));
   kubeconfig_sources none;
   none.kubeconfig_env = (dir.path() / "a").string() + ":" + (dir.path() / "b").string();
   CHECK(mentions(load_kubeconfig(none).error, "none of the files in $KUBECONFIG"));
