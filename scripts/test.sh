@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the tests need and runs every test through ctest:
-#   1. a warnings-as-errors build: unit, end-to-end and integration tests (the integration
-#      tests start a real kube-apiserver and etcd built from Go modules by tests/apiserver/);
-#   2. the same unit and end-to-end tests again under AddressSanitizer + UndefinedBehaviorSanitizer;
-#   3. the fuzz targets (clang libFuzzer), each for a bounded time over its seed corpus.
+#   1. the fuzz targets (clang libFuzzer), each for a bounded time over its seed corpus;
+#   2. the unit and end-to-end tests under AddressSanitizer + UndefinedBehaviorSanitizer;
+#   3. a warnings-as-errors build: unit, end-to-end and integration tests (the integration
+#      tests start a real kube-apiserver and etcd built from Go modules by tests/apiserver/).
+# The run with every test comes last, so ctest's closing line counts them all.
 # Caches (ccache, the Go module and build caches) live under ${SEXTANT_CACHE:-~/.cache/sextant}
 # so a second run on the same machine rebuilds little. .ci/run calls exactly this.
 set -euo pipefail
@@ -14,18 +15,17 @@ cache="${SEXTANT_CACHE:-$HOME/.cache/sextant}"
 export CCACHE_DIR="$cache/ccache"
 mkdir -p "$CCACHE_DIR"
 jobs=$(nproc)
+# Each stage says when it starts, so a slow CI run shows where its time went.
+stage() { echo "== $* (at ${SECONDS}s)"; }
 
-if [[ -x tests/apiserver/build.sh ]]; then
-  echo "== building the test kube-apiserver and etcd (cached after the first run)"
-  tests/apiserver/build.sh
-fi
+stage "fuzz targets (libFuzzer, bounded time each)"
+# -O1 as libFuzzer recommends; assertions stay on.
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+  -DSEXTANT_FUZZ=ON -DSEXTANT_WERROR=OFF -DSEXTANT_TESTS=OFF -DSEXTANT_BENCH=OFF >/dev/null
+cmake --build build-fuzz -j "$jobs" --target fuzz_targets
+ctest --test-dir build-fuzz --output-on-failure -j "$jobs"
 
-echo "== build and test (warnings are errors)"
-cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEXTANT_WERROR=ON >/dev/null
-cmake --build build-test -j "$jobs"
-ctest --test-dir build-test --output-on-failure -j "$jobs"
-
-echo "== the same tests under ASan + UBSan"
+stage "unit and end-to-end tests under ASan + UBSan"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSEXTANT_SANITIZE=ON -DSEXTANT_BENCH=OFF \
   -DSEXTANT_INTEGRATION=OFF >/dev/null
 cmake --build build-asan -j "$jobs"
@@ -34,8 +34,12 @@ cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs"
 
-echo "== fuzz targets (libFuzzer, bounded time each)"
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEXTANT_FUZZ=ON -DSEXTANT_WERROR=OFF \
-  -DSEXTANT_TESTS=OFF -DSEXTANT_BENCH=OFF >/dev/null
-cmake --build build-fuzz -j "$jobs"
-ctest --test-dir build-fuzz --output-on-failure
+if [[ -x tests/apiserver/build.sh ]]; then
+  stage "building the test kube-apiserver and etcd (cached after the first run)"
+  tests/apiserver/build.sh
+fi
+
+stage "build and test (warnings are errors)"
+cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEXTANT_WERROR=ON >/dev/null
+cmake --build build-test -j "$jobs"
+ctest --test-dir build-test --output-on-failure -j "$jobs"
