@@ -5,6 +5,7 @@
 
 #include "api/api_router.hpp"
 #include "kube/connection_choice.hpp"
+#include "kube/document_poller.hpp"
 #include "kube/live_source.hpp"
 #include "sections/registry.hpp"
 #include "snapshot/snapshot_loader.hpp"
@@ -139,8 +140,18 @@ void app::start_live() {
     }
     source->categories_changed();
   };
+  // Documents beside the watches (Kueue's queue positions) go through the same client.
+  poller_ =
+      std::make_unique<kube::document_poller>(io_.get_executor(), state_->catalog.polled(), state_->store,
+                                              state_->served, state_->documents, *clock_, [source](std::string target) {
+                                                kube::request_options options;
+                                                options.timeout = std::chrono::seconds(30);
+                                                options.body_limit = std::uint64_t{64} << 20;
+                                                return source->client().get(std::move(target), options);
+                                              });
   live_source_ = std::move(live);
   live_source_->start();
+  poller_->start();
 }
 
 void app::schedule_problem_evaluation() {
@@ -220,6 +231,9 @@ void app::shutdown() {
   debounce_timer_.cancel();
   due_timer_.cancel();
   signals_.cancel();
+  if (poller_) {
+    poller_->stop();
+  }
   if (live_source_) {
     // Its watches end as the loop runs on; it is destroyed with the app, after the loop.
     live_source_->stop();

@@ -17,7 +17,8 @@ namespace sextant {
 
 namespace kube {
 class live_source;
-}
+class document_poller;
+}  // namespace kube
 
 class app {
  public:
@@ -53,6 +54,7 @@ class app {
   bool evaluation_pending_ = false;
   bool stopping_ = false;
   std::shared_ptr<kube::live_source> live_source_;  // the live cluster source, when not in snapshot mode
+  std::unique_ptr<kube::document_poller> poller_;   // uses live_source_'s client, so is destroyed first
 };
 
 }  // namespace sextant

@@ -11,6 +11,7 @@
 #include "problems/problem_engine.hpp"
 #include "problems/problem_settings.hpp"
 #include "store/object_store.hpp"
+#include "store/polled_documents.hpp"
 #include "store/served_kinds.hpp"
 
 namespace sextant {
@@ -18,7 +19,7 @@ namespace sextant {
 struct daemon_state {
   daemon_state(std::vector<section> sections, const clock& time_source);
 
-  view_context context() const { return catalog.context(store, served, time.now()); }
+  view_context context() const { return catalog.context(store, served, time.now(), &documents); }
   // A snapshot is the whole truth about what it holds: marks every section kind's list complete.
   void mark_all_lists_complete();
   // Re-evaluates problems now; returns when the next pending finding falls due.
@@ -28,6 +29,7 @@ struct daemon_state {
   ingest_profiles profiles;
   object_store store;
   served_kinds served;
+  polled_documents documents;  // live mode: read by kube::document_poller
   problem_engine problems;
   metrics_registry metrics;
   const clock& time;

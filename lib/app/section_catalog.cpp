@@ -97,11 +97,21 @@ std::vector<problem_rule> section_catalog::rules() const {
   return out;
 }
 
-view_context section_catalog::context(const object_store& store, const served_kinds& served, time_point now) const {
+view_context section_catalog::context(const object_store& store, const served_kinds& served, time_point now,
+                                      const polled_documents* documents) const {
   return view_context{store, served, now,
                       [this, &served](const kind_key& type, const std::string& namespace_, const std::string& name) {
                         return path_for(type, namespace_, name, served);
-                      }};
+                      },
+                      documents};
+}
+
+std::vector<polled_document> section_catalog::polled() const {
+  std::vector<polled_document> out;
+  for (const section& s : sections_) {
+    out.insert(out.end(), s.documents.begin(), s.documents.end());
+  }
+  return out;
 }
 
 }  // namespace sextant

@@ -41,7 +41,10 @@ class section_catalog {
   std::vector<problem_rule> rules() const;
 
   // A context for interpreters over this store, with links resolved through this catalog.
-  view_context context(const object_store& store, const served_kinds& served, time_point now) const;
+  view_context context(const object_store& store, const served_kinds& served, time_point now,
+                       const polled_documents* documents = nullptr) const;
+  // Every document the sections poll in live mode.
+  std::vector<polled_document> polled() const;
 
  private:
   std::vector<section> sections_;

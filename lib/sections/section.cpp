@@ -10,6 +10,14 @@ json view_context::path_json(const kind_key& type, const std::string& namespace_
   return path ? json(*path) : json(nullptr);
 }
 
+const polled_document_entry* view_context::document(const document_key& key) const {
+  if (documents == nullptr) {
+    return nullptr;
+  }
+  documents->ask(key);
+  return documents->find(key);
+}
+
 void details_view::link(const view_context& context, std::string rel, const std::string& api_version,
                         const std::string& kind, const std::string& namespace_, const std::string& name) {
   kind_key type{std::string(group_of(api_version)), kind};

@@ -113,6 +113,21 @@ struct section_route {
   std::vector<kind_key> needs = {};  // kinds watched on demand that the route reads
 };
 
+// A document a section reads beside its watched kinds, in live mode only: one GET per object of
+// kind `of` that a view asks about (view_context::document), repeated every `interval` while
+// views keep asking, from an aggregated API such as Kueue's visibility API. The path is
+// /apis/<group>/<version>/[namespaces/<ns>/]<resource>/<name>/<subresource>.
+struct polled_document {
+  std::string id;  // the key views ask by: "pendingworkloads"
+  kind_key of;     // {"kueue.x-k8s.io", "ClusterQueue"}: whose names the documents are read for
+  std::string group;
+  std::vector<std::string> versions;  // preferred first; the first the cluster serves is read
+  std::string resource;
+  std::string subresource;
+  bool namespaced = false;
+  std::chrono::seconds interval{15};
+};
+
 struct section {
   std::string id;
   std::string title;
@@ -124,6 +139,7 @@ struct section {
   std::vector<problem_rule> rules;
   std::vector<details_extension> extensions;
   std::vector<section_route> routes;
+  std::vector<polled_document> documents;
 };
 
 }  // namespace sextant

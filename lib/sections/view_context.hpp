@@ -1,10 +1,12 @@
 #pragma once
-// What an interpreter may read: the cache, what the cluster serves, and the time.
+// What an interpreter may read: the cache, what the cluster serves, documents read beside the
+// cache (live mode only), and the time.
 #include <functional>
 #include <optional>
 #include <string>
 
 #include "store/object_store.hpp"
+#include "store/polled_documents.hpp"
 #include "store/served_kinds.hpp"
 #include "util/time.hpp"
 
@@ -18,8 +20,15 @@ struct view_context {
   std::function<std::optional<std::string>(const kind_key&, const std::string& namespace_, const std::string& name)>
       path_for;
 
+  // Documents a section polls (section::documents); null in snapshot mode and in tests that
+  // give none.
+  const polled_documents* documents = nullptr;
+
   // The path as JSON: a string, or null.
   json path_json(const kind_key& type, const std::string& namespace_, const std::string& name) const;
+  // The newest read of a polled document, or null when there is none (yet). Asking makes the
+  // live source read it from now on, for as long as somebody keeps asking.
+  const polled_document_entry* document(const document_key& key) const;
 };
 
 }  // namespace sextant

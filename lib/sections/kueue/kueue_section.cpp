@@ -20,6 +20,9 @@ object_state defined(const cached_object&, const view_context&) {
 }  // namespace
 
 section make_section(position_lookup positions) {
+  if (!positions) {
+    positions = position_from_visibility;
+  }
   section s;
   s.id = "kueue";
   s.title = "Kueue";
@@ -98,6 +101,7 @@ section make_section(position_lookup positions) {
                           {workload_kind}});
   }
   s.routes.push_back(section_route{"queue", queue_route, {workload_kind}});
+  s.documents.push_back(pending_workloads_polling());
   return s;
 }
 

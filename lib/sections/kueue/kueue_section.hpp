@@ -33,8 +33,8 @@ inline constexpr std::size_t waiting_list_limit = 50;
 inline constexpr std::string_view queues_category = "kueue-queues";
 inline constexpr std::string_view workloads_category = "kueue-workloads";
 
-// The section, with positions in queues taken from `positions` when the cluster serves Kueue's
-// visibility API (none in snapshot mode: positions are null).
+// The section. Positions in queues come from Kueue's visibility API where the cluster serves it
+// (position_from_visibility); tests may give another lookup.
 section make_section(position_lookup positions = {});
 
 // --- states (api.md fixes the words) ---

@@ -3,12 +3,15 @@
 // (visibility.kueue.x-k8s.io, `pendingworkloads` of a Cluster or Local Queue) tells it.
 //
 // Only Kueue knows the order it will admit in (priority, fair sharing, requeue backoff), so the
-// section never computes a position: it asks a lookup that the live client fills from the
-// visibility API. Without one (snapshot mode, a cluster without the API) positions are null.
+// section never computes a position: it reads the PendingWorkloadsSummary of the Workload's
+// Cluster Queue, which the live source polls while a waiting list is looked at (the section
+// declares it as a polled_document). Without it (snapshot mode, a cluster without the API, the
+// first look before the first read) positions are null.
 #include <cstdint>
 #include <functional>
 #include <optional>
 
+#include "sections/section.hpp"
 #include "sections/view_context.hpp"
 #include "store/object.hpp"
 
@@ -22,5 +25,13 @@ struct queue_position {
 // The position of one waiting Workload, or nullopt when the visibility API did not list it.
 using position_lookup =
     std::function<std::optional<queue_position>(const cached_object& workload, const view_context& context)>;
+
+// The document id views ask by, and its declaration: a ClusterQueue's `pendingworkloads`, which
+// lists every pending Workload of its Local Queues with both positions (v1beta2 where served).
+inline constexpr const char* pending_workloads_document = "pendingworkloads";
+polled_document pending_workloads_polling();
+
+// Positions from the polled summary of the Workload's Cluster Queue (through its Local Queue).
+std::optional<queue_position> position_from_visibility(const cached_object& workload, const view_context& context);
 
 }  // namespace sextant::kueue

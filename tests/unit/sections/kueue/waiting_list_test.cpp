@@ -192,3 +192,62 @@ TEST_CASE("past 5000 Workloads the list may be incomplete", "[kueue][waiting]") 
   CHECK(waiting["items"].size() == 50);
   CHECK(waiting["incomplete"] == true);
 }
+
+TEST_CASE("positions come from the polled pending workloads of the Workload's Cluster Queue", "[kueue][waiting]") {
+  fixture_cluster cluster;
+  load(cluster, queue_objects());
+  mark_complete(cluster);
+  // A PendingWorkloadsSummary as Kueue's visibility API answers for clusterqueues/cq.
+  polled_documents documents;
+  documents.set({pending_workloads_document, "", "cq"}, json::parse(R"({
+    "kind": "PendingWorkloadsSummary", "apiVersion": "visibility.kueue.x-k8s.io/v1beta2", "metadata": {},
+    "items": [
+      {"metadata": {"name": "wait-0", "namespace": "team-a"}, "priority": 10, "localQueueName": "lq-a",
+       "positionInClusterQueue": 0, "positionInLocalQueue": 0},
+      {"metadata": {"name": "oldest", "namespace": "team-b"}, "priority": 0, "localQueueName": "lq-b",
+       "positionInClusterQueue": 1, "positionInLocalQueue": 0},
+      {"metadata": {"name": "wait-1", "namespace": "team-a"}, "priority": 0, "localQueueName": "lq-a",
+       "positionInClusterQueue": 2, "positionInLocalQueue": 1}
+    ]})"),
+                sextant::testing::at("2026-11-29T12:00:00Z"));
+  view_context context = cluster.context();
+  context.documents = &documents;
+
+  details_view cq_view;
+  cluster_queue_details(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "cq"), context, cq_view,
+                        position_from_visibility);
+  const json& items = cq_view.blocks["waiting"]["items"];
+  CHECK(items[0]["name"] == "oldest");
+  CHECK(items[0]["position"] == 1);  // Kueue's order, not the list's oldest-first order
+  CHECK(items[1]["name"] == "wait-0");
+  CHECK(items[1]["position"] == 0);
+  CHECK(items[2]["position"] == 2);
+  CHECK(items[3]["position"].is_null());  // wait-2: not in the summary (past its limit, say)
+
+  details_view lq_view;
+  local_queue_details(*cluster.get("kueue.x-k8s.io", "LocalQueue", "team-a", "lq-a"), context, lq_view,
+                      position_from_visibility);
+  CHECK(lq_view.blocks["waiting"]["items"][0]["position"] == 0);
+  CHECK(lq_view.blocks["waiting"]["items"][1]["position"] == 1);
+
+  // Looking asked for the summary, so the live source keeps reading it; nothing else was asked.
+  auto asked =
+      documents.asked_since(pending_workloads_document, std::chrono::steady_clock::now() - std::chrono::minutes(1));
+  REQUIRE(asked.size() == 1);
+  CHECK(asked[0].name == "cq");
+
+  // The section reads positions this way by default, and declares what the live source polls.
+  section kueue_section = make_section();
+  REQUIRE(kueue_section.documents.size() == 1);
+  CHECK(kueue_section.documents[0].group == "visibility.kueue.x-k8s.io");
+  CHECK(kueue_section.documents[0].versions == std::vector<std::string>{"v1beta2", "v1beta1"});
+  for (const resource_def& r : kueue_section.resources) {
+    if (r.id == "clusterqueues") {
+      details_view via_section;
+      r.details(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "cq"), context, via_section);
+      CHECK(via_section.blocks["waiting"]["items"][0]["position"] == 1);
+    }
+  }
+  // Without documents (snapshot mode) every position is null.
+  CHECK(cluster_queue_waiting(cluster, "cq", position_from_visibility)["items"][0]["position"].is_null());
+}

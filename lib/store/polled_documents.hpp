@@ -1,0 +1,52 @@
+#pragma once
+// Documents read beside the watched kinds, one per object (Kueue's pending workloads of a
+// ClusterQueue), with when each was read. Views ask for a document through view_context; the
+// asking is remembered so that the live source reads only what somebody looks at.
+//
+// Owned by the event loop with the object store; not thread-safe.
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "util/json.hpp"
+#include "util/time.hpp"
+
+namespace sextant {
+
+struct document_key {
+  std::string id;  // the section's name for the document: "pendingworkloads"
+  std::string namespace_;
+  std::string name;
+
+  auto operator<=>(const document_key&) const = default;
+};
+
+struct polled_document_entry {
+  json body;
+  time_point read_at;
+};
+
+class polled_documents {
+ public:
+  using steady = std::chrono::steady_clock;
+
+  void set(const document_key& key, json body, time_point read_at);
+  void erase(const document_key& key);
+  // Drops every document of `id` (its API is no longer served).
+  void erase_all(const std::string& id);
+  const polled_document_entry* find(const document_key& key) const;
+
+  // A view wanted this document now. Const because asking changes no document.
+  void ask(const document_key& key) const;
+  // The documents of `id` asked for at or after `since`; older asks are forgotten.
+  std::vector<document_key> asked_since(const std::string& id, steady::time_point since);
+
+ private:
+  std::map<document_key, polled_document_entry> documents_;
+  mutable std::map<document_key, steady::time_point> asked_;
+};
+
+}  // namespace sextant
