@@ -56,6 +56,7 @@ test_cluster::test_cluster(cluster_options options) {
   if (!options.watch_cache) {
     args.push_back("--watch-cache=false");
   }
+  args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
   std::vector<char*> argv;
   for (std::string& arg : args) {
     argv.push_back(arg.data());

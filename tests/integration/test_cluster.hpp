@@ -15,8 +15,9 @@
 namespace sextant::integration {
 
 struct cluster_options {
-  std::vector<std::string> crds;  // folders of CRDs installed before the cluster is ready
-  bool watch_cache = true;        // false: every watch is served by etcd (compaction shows)
+  std::vector<std::string> crds;          // folders of CRDs installed before the cluster is ready
+  bool watch_cache = true;                // false: every watch is served by etcd (compaction shows)
+  std::vector<std::string> extra_args{};  // more testcluster flags, e.g. "--dra-versions=v1beta1"
 };
 
 class test_cluster {
