@@ -10,6 +10,16 @@ json view_context::path_json(const kind_key& type, const std::string& namespace_
   return path ? json(*path) : json(nullptr);
 }
 
+resource_def kind_resource(std::string plural, std::string title, kind_key type, scope where) {
+  resource_def r;
+  r.id = plural;
+  r.plural = std::move(plural);
+  r.title = std::move(title);
+  r.type = std::move(type);
+  r.namespaced = where == scope::namespaced;
+  return r;
+}
+
 const polled_document_entry* view_context::document(const document_key& key) const {
   if (documents == nullptr) {
     return nullptr;

@@ -72,6 +72,12 @@ struct resource_def {
   std::vector<kind_key> details_need;
 };
 
+enum class scope { namespaced, cluster };
+
+// The usual resource: a kind shown under its API plural (the route segment is the plural too).
+// The section then sets how it reads: state, summarize, details, profile.
+resource_def kind_resource(std::string plural, std::string title, kind_key type, scope where);
+
 // A problem rule's finding on one object: "this condition holds since T".
 struct finding {
   std::string id;                     // stable within the rule: "inadmissible"

@@ -15,11 +15,7 @@ section make_section() {
   s.always_listed = true;
   s.version_preference = {"v1"};
 
-  resource_def pods;
-  pods.id = "pods";
-  pods.title = "Pods";
-  pods.type = pod_kind;
-  pods.plural = "pods";
+  resource_def pods = kind_resource("pods", "Pods", pod_kind, scope::namespaced);
   pods.state = pod_state;
   pods.summarize = pod_summary;
   pods.details = pod_details;
@@ -31,23 +27,14 @@ section make_section() {
   pods.profile->indexed_labels = {"batch.kubernetes.io/job-name", "jobset.sigs.k8s.io/jobset-name", "ray.io/cluster"};
   s.resources.push_back(std::move(pods));
 
-  resource_def nodes;
-  nodes.id = "nodes";
-  nodes.title = "Nodes";
-  nodes.type = node_kind;
-  nodes.plural = "nodes";
-  nodes.namespaced = false;
+  resource_def nodes = kind_resource("nodes", "Nodes", node_kind, scope::cluster);
   nodes.state = node_state;
   nodes.details = node_details;
   nodes.profile = ingest_profile::keeping({"spec.unschedulable", "spec.taints", "status.capacity", "status.allocatable",
                                            "status.conditions", "status.nodeInfo"});
   s.resources.push_back(std::move(nodes));
 
-  resource_def jobs;
-  jobs.id = "jobs";
-  jobs.title = "Jobs";
-  jobs.type = job_kind;
-  jobs.plural = "jobs";
+  resource_def jobs = kind_resource("jobs", "Jobs", job_kind, scope::namespaced);
   jobs.state = job_state;
   jobs.details = job_details;
   jobs.profile =

@@ -18,11 +18,7 @@ section make_section() {
   s.group = std::string(group);
   s.version_preference = {"v1", "v1beta2", "v1beta1", "v1alpha3"};
 
-  resource_def claims;
-  claims.id = "resourceclaims";
-  claims.title = "Resource Claims";
-  claims.type = claim_kind;
-  claims.plural = "resourceclaims";
+  resource_def claims = kind_resource("resourceclaims", "Resource Claims", claim_kind, scope::namespaced);
   claims.state = claim_state;
   claims.summarize = claim_summary;
   claims.details = claim_details;
@@ -33,35 +29,21 @@ section make_section() {
                                "status.devices.shareID", "status.devices.conditions", "status.devices.networkData"});
   s.resources.push_back(std::move(claims));
 
-  resource_def templates;
-  templates.id = "resourceclaimtemplates";
-  templates.title = "Claim Templates";
-  templates.type = template_kind;
-  templates.plural = "resourceclaimtemplates";
+  resource_def templates = kind_resource("resourceclaimtemplates", "Claim Templates", template_kind, scope::namespaced);
   templates.state = template_state;
   templates.summarize = template_summary;
   templates.details = template_details;
   templates.profile = ingest_profile::keeping({"spec"});
   s.resources.push_back(std::move(templates));
 
-  resource_def classes;
-  classes.id = "deviceclasses";
-  classes.title = "Device Classes";
-  classes.type = device_class_kind;
-  classes.plural = "deviceclasses";
-  classes.namespaced = false;
+  resource_def classes = kind_resource("deviceclasses", "Device Classes", device_class_kind, scope::cluster);
   classes.state = device_class_state;
   classes.summarize = device_class_summary;
   classes.details = device_class_details;
   classes.profile = ingest_profile::keeping({"spec"});
   s.resources.push_back(std::move(classes));
 
-  resource_def slices;
-  slices.id = "resourceslices";
-  slices.title = "Resource Slices";
-  slices.type = slice_kind;
-  slices.plural = "resourceslices";
-  slices.namespaced = false;
+  resource_def slices = kind_resource("resourceslices", "Resource Slices", slice_kind, scope::cluster);
   slices.state = slice_state;
   slices.summarize = slice_summary;
   slices.details = slice_details;

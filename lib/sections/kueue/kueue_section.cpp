@@ -3,16 +3,6 @@
 namespace sextant::kueue {
 namespace {
 
-resource_def resource(std::string id, std::string title, const kind_key& type, bool namespaced) {
-  resource_def r;
-  r.plural = id;
-  r.id = std::move(id);
-  r.title = std::move(title);
-  r.type = type;
-  r.namespaced = namespaced;
-  return r;
-}
-
 object_state defined(const cached_object&, const view_context&) {
   return {"Defined", "", ""};
 }
@@ -29,7 +19,7 @@ section make_section(position_lookup positions) {
   s.group = std::string(kueue_group);
   s.version_preference = {"v1beta2", "v1beta1"};
 
-  resource_def cluster_queues = resource("clusterqueues", "Cluster Queues", cluster_queue_kind, false);
+  resource_def cluster_queues = kind_resource("clusterqueues", "Cluster Queues", cluster_queue_kind, scope::cluster);
   cluster_queues.state = cluster_queue_state;
   cluster_queues.summarize = cluster_queue_summary;
   cluster_queues.details = [positions](const cached_object& queue, const view_context& context, details_view& view) {
@@ -39,7 +29,7 @@ section make_section(position_lookup positions) {
   cluster_queues.details_need = {workload_kind};
   s.resources.push_back(std::move(cluster_queues));
 
-  resource_def local_queues = resource("localqueues", "Local Queues", local_queue_kind, true);
+  resource_def local_queues = kind_resource("localqueues", "Local Queues", local_queue_kind, scope::namespaced);
   local_queues.state = local_queue_state;
   local_queues.summarize = local_queue_summary;
   local_queues.details = [positions](const cached_object& queue, const view_context& context, details_view& view) {
@@ -48,12 +38,12 @@ section make_section(position_lookup positions) {
   local_queues.details_need = {workload_kind};
   s.resources.push_back(std::move(local_queues));
 
-  resource_def flavors = resource("resourceflavors", "Resource Flavors", resource_flavor_kind, false);
+  resource_def flavors = kind_resource("resourceflavors", "Resource Flavors", resource_flavor_kind, scope::cluster);
   flavors.state = defined;
   flavors.details = resource_flavor_details;
   s.resources.push_back(std::move(flavors));
 
-  resource_def workloads = resource("workloads", "Workloads", workload_kind, true);
+  resource_def workloads = kind_resource("workloads", "Workloads", workload_kind, scope::namespaced);
   workloads.state = workload_state;
   workloads.summarize = workload_summary;
   workloads.details = workload_details;
@@ -63,18 +53,18 @@ section make_section(position_lookup positions) {
   workloads.demand_category = std::string(workloads_category);
   s.resources.push_back(std::move(workloads));
 
-  resource_def checks = resource("admissionchecks", "Admission Checks", admission_check_kind, false);
+  resource_def checks = kind_resource("admissionchecks", "Admission Checks", admission_check_kind, scope::cluster);
   checks.state = admission_check_state;
   checks.details = admission_check_details;
   s.resources.push_back(std::move(checks));
 
-  resource_def cohorts = resource("cohorts", "Cohorts", cohort_kind, false);
+  resource_def cohorts = kind_resource("cohorts", "Cohorts", cohort_kind, scope::cluster);
   cohorts.state = cohort_state;
   cohorts.details = cohort_details;
   s.resources.push_back(std::move(cohorts));
 
   resource_def priority_classes =
-      resource("workloadpriorityclasses", "Workload Priority Classes", priority_class_kind, false);
+      kind_resource("workloadpriorityclasses", "Workload Priority Classes", priority_class_kind, scope::cluster);
   priority_classes.state = defined;
   priority_classes.summarize = priority_class_summary;
   s.resources.push_back(std::move(priority_classes));
