@@ -19,11 +19,19 @@ constexpr auto sweep_interval = std::chrono::seconds(15);
 }  // namespace
 
 live_source::live_source(net::any_io_executor executor, connection_config config, std::vector<section> sections,
-                         ingest_profiles profiles, object_store& store, served_kinds& served,
-                         metrics_registry& metrics, const clock& wall, live_options options)
-    : executor_(executor), sections_(std::move(sections)), profiles_(std::move(profiles)), store_(store),
-      served_(served), metrics_(metrics), wall_(wall), options_(options),
-      client_(executor, std::move(config), metrics, wall), decoder_(profiles_), wake_timer_(executor) {
+                         ingest_profiles profiles, object_store& store, served_kinds& served, metrics_registry& metrics,
+                         const clock& wall, live_options options)
+    : executor_(executor),
+      sections_(std::move(sections)),
+      profiles_(std::move(profiles)),
+      store_(store),
+      served_(served),
+      metrics_(metrics),
+      wall_(wall),
+      options_(options),
+      client_(executor, std::move(config), metrics, wall),
+      decoder_(profiles_),
+      wake_timer_(executor) {
   for (const section& s : sections_) {
     for (const problem_category& category : s.categories) {
       category_defaults_[category.id] = category.enabled_by_default;
@@ -46,7 +54,9 @@ live_source::~live_source() {
   stop();
 }
 
-std::string live_source::init() { return client_.init(); }
+std::string live_source::init() {
+  return client_.init();
+}
 
 void live_source::start() {
   if (started_) {
@@ -155,6 +165,7 @@ void live_source::start_watch(const watch_spec& spec) {
   auto source = std::make_unique<api_lister_watcher>(client_, decoder_, target);
   reflector_options options = options_.reflector;
   options.cap = spec.cap;
+  options.cap_noun = spec.title;  // the words the section's own cut uses in snapshot mode
   options.streaming_list = options_.streaming_lists && server_minor_ >= options_.streaming_min_minor;
   std::weak_ptr<bool> alive = alive_;
   auto watch = std::make_shared<reflector>(executor_, spec.type, spec.name(), std::move(source), store_, metrics_,
@@ -166,6 +177,10 @@ void live_source::start_watch(const watch_spec& spec) {
   spdlog::info("live: watching {} ({}{}{})", spec.name(), target.api_version(),
                spec.label_selector.empty() ? "" : ", selector " + spec.label_selector,
                spec.cap == 0 ? "" : ", at most " + std::to_string(spec.cap));
+  if (known_empty_.erase(spec.type) > 0) {
+    // Served now: empty no longer means anything until the first list is in.
+    store_.set_completeness(spec.type, list_completeness{list_completeness::state::not_synced, "not read yet"});
+  }
   running_[spec.type] = running{spec, watch};
   net::co_spawn(executor_, reflector::run(watch), net::detached);
 }
@@ -218,6 +233,19 @@ void live_source::reconcile() {
   for (const kind_key& type : unserved) {
     stop_watch(type, true);
   }
+  // A kind the cluster does not serve has no objects: its list is known, and empty (a pod's
+  // claim on a cluster without ResourceClaims is not found, not "cannot tell"), as in snapshot
+  // mode.
+  for (const section& s : sections_) {
+    for (const resource_def& r : s.resources) {
+      if (r.type.kind.empty() || served_.serves(r.type) || store_.completeness(r.type).complete()) {
+        continue;
+      }
+      store_.replace_all(r.type, {});
+      store_.set_completeness(r.type, list_completeness{list_completeness::state::complete, {}});
+      known_empty_.insert(r.type);
+    }
+  }
 }
 
 void live_source::collect(metrics_registry& metrics) const {
@@ -267,7 +295,8 @@ net::awaitable<void> live_source::supervise(live_source* self, std::shared_ptr<b
     }
     if (!self->wake_requested_) {
       auto delay = std::min<std::chrono::steady_clock::duration>(next_discovery - now, sweep_interval);
-      co_await sleep_for(self->wake_timer_, std::max<std::chrono::steady_clock::duration>(delay, std::chrono::milliseconds(1)));
+      co_await sleep_for(self->wake_timer_,
+                         std::max<std::chrono::steady_clock::duration>(delay, std::chrono::milliseconds(1)));
       if (!*alive) {
         co_return;
       }

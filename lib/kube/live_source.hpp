@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,7 @@ class live_source {
 
   std::map<kind_key, running> running_;
   std::map<kind_key, std::chrono::steady_clock::time_point> demanded_;
+  std::set<kind_key> known_empty_;  // section kinds the cluster does not serve: complete and empty
   std::function<bool(const std::string&)> category_enabled_;
   std::map<std::string, bool> category_defaults_;
 

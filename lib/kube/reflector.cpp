@@ -22,16 +22,27 @@ namespace {
 
 constexpr const char* initial_events_end = "k8s.io/initial-events-end";
 
-std::string plural_kind(const std::string& kind) { return kind + "s"; }
+std::string plural_kind(const std::string& kind) {
+  return kind + "s";
+}
 
 }  // namespace
 
 reflector::reflector(net::any_io_executor executor, kind_key type, std::string name,
                      std::unique_ptr<lister_watcher> source, object_store& store, metrics_registry& metrics,
                      const clock& wall, reflector_options options, std::function<void()> on_not_found)
-    : executor_(executor), type_(std::move(type)), name_(std::move(name)), source_(std::move(source)),
-      store_(store), metrics_(metrics), wall_(wall), options_(options), on_not_found_(std::move(on_not_found)),
-      backoff_(options.backoff), pause_timer_(executor), random_(std::random_device{}()) {
+    : executor_(executor),
+      type_(std::move(type)),
+      name_(std::move(name)),
+      source_(std::move(source)),
+      store_(store),
+      metrics_(metrics),
+      wall_(wall),
+      options_(options),
+      on_not_found_(std::move(on_not_found)),
+      backoff_(options.backoff),
+      pause_timer_(executor),
+      random_(std::random_device{}()) {
   streaming_supported_ = options_.streaming_list && options_.cap == 0;
 }
 
@@ -64,14 +75,17 @@ net::awaitable<void> reflector::pause() {
 void reflector::mark_synced() {
   synced_ = true;
   last_error_.clear();
-  metrics_.set(reflector_metrics::last_sync, {{"resource", name_}},
-               static_cast<double>(std::chrono::duration_cast<std::chrono::seconds>(wall_.now().time_since_epoch()).count()));
+  metrics_.set(
+      reflector_metrics::last_sync, {{"resource", name_}},
+      static_cast<double>(std::chrono::duration_cast<std::chrono::seconds>(wall_.now().time_since_epoch()).count()));
 }
 
 void reflector::set_truncated() {
   truncated_ = true;
-  store_.set_completeness(type_, list_completeness{list_completeness::state::truncated,
-                                                   "cut at " + std::to_string(options_.cap) + " " + plural_kind(type_.kind)});
+  store_.set_completeness(
+      type_, list_completeness{list_completeness::state::truncated,
+                               "cut at " + std::to_string(options_.cap) + " " +
+                                   (options_.cap_noun.empty() ? plural_kind(type_.kind) : options_.cap_noun)});
 }
 
 void reflector::mark_failure(const api_error& error, const char* during) {
@@ -79,8 +93,8 @@ void reflector::mark_failure(const api_error& error, const char* during) {
   if (error.code == 403) {
     // Not allowed to read the kind: what is cached cannot be trusted to be current either.
     store_.replace_all(type_, {});
-    store_.set_completeness(type_, list_completeness{list_completeness::state::unreadable,
-                                                     "forbidden: " + error.message});
+    store_.set_completeness(type_,
+                            list_completeness{list_completeness::state::unreadable, "forbidden: " + error.message});
     synced_ = true;  // nothing more will come; readiness must not wait for it
     spdlog::warn("watch {}: {} is forbidden: {}", name_, during, error.message);
     return;
@@ -236,8 +250,7 @@ std::optional<api_error> reflector::apply(decoded_watch_event& event) {
     store_.remove(type_, object->namespace_, object->name);
     return std::nullopt;
   }
-  if (options_.cap > 0 && !store_.get(type_, object->namespace_, object->name) &&
-      store_.count(type_) >= options_.cap) {
+  if (options_.cap > 0 && !store_.get(type_, object->namespace_, object->name) && store_.count(type_) >= options_.cap) {
     if (!truncated_) {
       set_truncated();
     }

@@ -31,7 +31,8 @@ namespace sextant::kube {
 
 struct reflector_options {
   std::size_t page_size = 500;
-  std::size_t cap = 0;  // 0: read everything
+  std::size_t cap = 0;   // 0: read everything
+  std::string cap_noun;  // "Resource Slices" in "cut at 500 Resource Slices"; default: Kind + "s"
   bool streaming_list = false;
   backoff_policy backoff;
   std::chrono::seconds watch_timeout_min{300};

@@ -5,7 +5,9 @@
 
 namespace sextant::kube {
 
-std::string watch_spec::name() const { return type.group.empty() ? plural : plural + "." + type.group; }
+std::string watch_spec::name() const {
+  return type.group.empty() ? plural : plural + "." + type.group;
+}
 
 bool watch_spec::same_watch(const watch_spec& other) const {
   return type == other.type && version == other.version && plural == other.plural &&
@@ -46,6 +48,7 @@ std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const
         m.spec.type = r.type;
         m.spec.version = choose_version(*kind, s.version_preference);
         m.spec.plural = kind->plural.empty() ? r.plural : kind->plural;
+        m.spec.title = r.title;
         m.spec.namespaced = kind->namespaced;
         m.spec.label_selector = r.label_selector;
         m.spec.cap = r.cap;

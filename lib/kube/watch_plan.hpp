@@ -14,6 +14,7 @@ struct watch_spec {
   kind_key type;
   std::string version;
   std::string plural;
+  std::string title;  // the resource's title ("Resource Slices"): how a cut list names it
   bool namespaced = true;
   std::string label_selector;  // empty: every object
   std::size_t cap = 0;         // 0: no cap

@@ -440,11 +440,8 @@ TEST_CASE("sextantd --kubeconfig serves the DRA views --snapshot serves, in each
   REQUIRE(files.wait_ready(std::chrono::seconds(30)));
 
   CHECK(compare_page(live, "/api/v1/sections", files.get("/api/v1/sections")) == std::vector<std::string>{});
-  // KNOWN BUG (lib, not this test), seen with v1alpha3 alone, where no ResourceClaim is served:
-  // live sextantd leaves the unserved claim kind "not synced", so a pod's claims read "cannot
-  // tell" (with a resourceClaim link whose path is null), while --snapshot marks every section
-  // kind complete and says "Not found". The pod details of trainer-0, finetune-0 and orphan-0
-  // differ until one of the two modes changes.
+  // With v1alpha3 alone no ResourceClaim is served: live mode must then hold the kind complete
+  // and empty as snapshot mode does, so a pod's claims read "Not found" in both.
   std::size_t compared = compare_section(live, files, "core");
 
   if (!serves_claims(version)) {
@@ -596,9 +593,7 @@ TEST_CASE("past 500 ResourceSlices the Devices page says it is cut", "[integrati
   CHECK(array_or_empty(devices, {"items"}).size() == 500);
   CHECK(devices.value("incomplete", false));
   CHECK_THAT(devices.value("incompleteReason", std::string()), Catch::Contains("500"));
-  // KNOWN BUG (lib, not this test): the reflector words the cut "cut at 500 ResourceSlices"
-  // (lib/kube/reflector.cpp, plural_kind = Kind + "s"), the DRA section "cut at 500 Resource
-  // Slices" (lib/sections/dra/device_inventory.cpp), so live and snapshot differ in
-  // incompleteReason until they agree.
+  // The reflector's cut and the section's own cut in snapshot mode use the same words.
+  CHECK(devices.value("incompleteReason", std::string()) == "cut at 500 Resource Slices");
   CHECK(compare_page(live, "/api/v1/dra/devices", files.get("/api/v1/dra/devices")) == std::vector<std::string>{});
 }
