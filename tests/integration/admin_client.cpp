@@ -33,7 +33,8 @@ struct admin_client::impl {
   std::string token;
 };
 
-admin_client::admin_client(std::string server, std::string ca_file, std::string token) : impl_(std::make_unique<impl>()) {
+admin_client::admin_client(std::string server, std::string ca_file, std::string token)
+    : impl_(std::make_unique<impl>()) {
   impl_->server = *kube::parse_url(server).value;
   impl_->token = std::move(token);
   impl_->tls.set_verify_mode(ssl::verify_peer);
@@ -43,8 +44,12 @@ admin_client::admin_client(std::string server, std::string ca_file, std::string 
 admin_client::~admin_client() = default;
 admin_client::admin_client(admin_client&&) noexcept = default;
 
-answer admin_client::get(const std::string& path) { return send("GET", path, nullptr); }
-answer admin_client::remove(const std::string& path) { return send("DELETE", path, nullptr); }
+answer admin_client::get(const std::string& path) {
+  return send("GET", path, nullptr);
+}
+answer admin_client::remove(const std::string& path) {
+  return send("DELETE", path, nullptr);
+}
 answer admin_client::post(const std::string& path, const json& body) {
   std::string text = body.dump();
   return send("POST", path, &text);

@@ -89,7 +89,8 @@ net::awaitable<void> tunnel(std::shared_ptr<tcp::socket> client, connect_proxy::
   ++*opened;
   state->sockets.push_back(client);
   state->sockets.push_back(server);
-  co_await net::async_write(*client, net::buffer(std::string("HTTP/1.1 200 Connection established\r\n\r\n")), use_tuple);
+  co_await net::async_write(*client, net::buffer(std::string("HTTP/1.1 200 Connection established\r\n\r\n")),
+                            use_tuple);
   std::string early = head.substr(head.find("\r\n\r\n") + 4);
   if (!early.empty()) {
     co_await net::async_write(*server, net::buffer(early), use_tuple);
@@ -98,7 +99,8 @@ net::awaitable<void> tunnel(std::shared_ptr<tcp::socket> client, connect_proxy::
   net::co_spawn(client->get_executor(), relay(server, client, paused), net::detached);
 }
 
-net::awaitable<void> accept_loop(connect_proxy::impl* state, const std::atomic<bool>* paused, std::atomic<int>* opened) {
+net::awaitable<void> accept_loop(connect_proxy::impl* state, const std::atomic<bool>* paused,
+                                 std::atomic<int>* opened) {
   for (;;) {
     auto client = std::make_shared<tcp::socket>(state->io);
     auto [error] = co_await state->acceptor.async_accept(*client, use_tuple);

@@ -20,16 +20,18 @@ const kind_key pod_type{"", "Pod"};
 const kind_key node_type{"", "Node"};
 const kind_key job_type{"batch", "Job"};
 
-std::vector<section> core_only() { return {core::make_section()}; }
+std::vector<section> core_only() {
+  return {core::make_section()};
+}
 
 // The cluster's objects of the three core kinds, as the cache must hold them.
 void check_cache_matches(live_harness& live, admin_client& admin) {
   auto pods = listed(admin, "/api/v1/pods");
   auto nodes = listed(admin, "/api/v1/nodes");
   auto jobs = listed(admin, "/apis/batch/v1/jobs");
-  bool equal = live.run_until([&] {
-    return live.cached(pod_type) == pods && live.cached(node_type) == nodes && live.cached(job_type) == jobs;
-  }, std::chrono::seconds(10));
+  bool equal = live.run_until(
+      [&] { return live.cached(pod_type) == pods && live.cached(node_type) == nodes && live.cached(job_type) == jobs; },
+      std::chrono::seconds(10));
   CHECK(live.cached(pod_type) == pods);
   CHECK(live.cached(node_type) == nodes);
   CHECK(live.cached(job_type) == jobs);
@@ -38,17 +40,22 @@ void check_cache_matches(live_harness& live, admin_client& admin) {
 
 std::string exec_kubeconfig(const test_cluster& cluster, const std::filesystem::path& token_file,
                             const std::filesystem::path& runs_file, const std::string& api_version) {
-  std::string text = "apiVersion: v1\nkind: Config\ncurrent-context: exec\n"
-                     "clusters:\n- name: test\n  cluster:\n    server: " + cluster.server() +
-                     "\n    certificate-authority: " + cluster.env("CA_CRT") +
-                     "\nusers:\n- name: plugin\n  user:\n    exec:\n      apiVersion: " + api_version +
-                     "\n      command: " + fixture("exec-plugin.sh").string() +
-                     "\n      args: [get-token, --cluster, test]\n      interactiveMode: Never\n"
-                     "      provideClusterInfo: true\n      env:\n"
-                     "      - {name: PLUGIN_TOKEN_FILE, value: " + token_file.string() + "}\n"
-                     "      - {name: PLUGIN_RUNS_FILE, value: " + runs_file.string() + "}\n"
-                     "      - {name: PLUGIN_EXPIRES_IN, value: \"4\"}\n"
-                     "contexts:\n- name: exec\n  context: {cluster: test, user: plugin}\n";
+  std::string text =
+      "apiVersion: v1\nkind: Config\ncurrent-context: exec\n"
+      "clusters:\n- name: test\n  cluster:\n    server: " +
+      cluster.server() + "\n    certificate-authority: " + cluster.env("CA_CRT") +
+      "\nusers:\n- name: plugin\n  user:\n    exec:\n      apiVersion: " + api_version +
+      "\n      command: " + fixture("exec-plugin.sh").string() +
+      "\n      args: [get-token, --cluster, test]\n      interactiveMode: Never\n"
+      "      provideClusterInfo: true\n      env:\n"
+      "      - {name: PLUGIN_TOKEN_FILE, value: " +
+      token_file.string() +
+      "}\n"
+      "      - {name: PLUGIN_RUNS_FILE, value: " +
+      runs_file.string() +
+      "}\n"
+      "      - {name: PLUGIN_EXPIRES_IN, value: \"4\"}\n"
+      "contexts:\n- name: exec\n  context: {cluster: test, user: plugin}\n";
   std::filesystem::path file = cluster.dir() / ("exec-" + std::to_string(text.size()) + ".yaml");
   write_text(file, text);
   return file.string();

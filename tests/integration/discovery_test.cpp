@@ -1,7 +1,7 @@
 // Discovery on a live cluster: an operator's CRD installed while running makes its section
 // appear, removing it makes the section disappear; watches that need asking start on demand.
-#include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
+#include <catch2/catch.hpp>
 
 #include "app/section_catalog.hpp"
 #include "live_harness.hpp"
@@ -37,10 +37,12 @@ json jobset(const std::string& ns, const std::string& name) {
   json pod_spec{{"restartPolicy", "Never"},
                 {"containers", json::array({{{"name", "main"}, {"image", "registry.k8s.io/pause:3.10"}}})}};
   json job_template{{"spec", {{"template", {{"spec", pod_spec}}}}}};
-  return json{{"apiVersion", "jobset.x-k8s.io/v1alpha2"},
-              {"kind", "JobSet"},
-              {"metadata", {{"name", name}, {"namespace", ns}}},
-              {"spec", {{"replicatedJobs", json::array({{{"name", "workers"}, {"replicas", 1}, {"template", job_template}}})}}}};
+  return json{
+      {"apiVersion", "jobset.x-k8s.io/v1alpha2"},
+      {"kind", "JobSet"},
+      {"metadata", {{"name", name}, {"namespace", ns}}},
+      {"spec",
+       {{"replicatedJobs", json::array({{{"name", "workers"}, {"replicas", 1}, {"template", job_template}}})}}}};
 }
 
 json jobset_crd() {
@@ -70,7 +72,8 @@ TEST_CASE("a CRD installed while running makes its section appear and removing i
 
   answer created = admin.post("/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets", jobset("ml", "pretrain"));
   REQUIRE(created.ok());
-  REQUIRE(live.run_until([&] { return live.store.get(jobset_type, "ml", "pretrain") != nullptr; }, std::chrono::seconds(5)));
+  REQUIRE(live.run_until([&] { return live.store.get(jobset_type, "ml", "pretrain") != nullptr; },
+                         std::chrono::seconds(5)));
 
   REQUIRE(admin.remove("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/jobsets.jobset.x-k8s.io").ok());
   REQUIRE(live.run_until([&] { return !catalog.listed(jobsets, live.served); }, std::chrono::seconds(60)));
@@ -79,8 +82,7 @@ TEST_CASE("a CRD installed while running makes its section appear and removing i
   CHECK(live.ready());
 }
 
-TEST_CASE("a kind watched on demand starts when asked for and stops when no longer asked",
-          "[integration][discovery]") {
+TEST_CASE("a kind watched on demand starts when asked for and stops when no longer asked", "[integration][discovery]") {
   test_cluster cluster;
   admin_client admin = cluster.admin();
   REQUIRE(admin.post("/api/v1/namespaces", namespace_object("ml")).ok());

@@ -11,7 +11,9 @@
 
 namespace {
 
-bool go_installed() { return std::system("command -v go >/dev/null 2>&1") == 0; }
+bool go_installed() {
+  return std::system("command -v go >/dev/null 2>&1") == 0;
+}
 
 }  // namespace
 

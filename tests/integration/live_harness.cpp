@@ -124,8 +124,9 @@ std::vector<std::string> create_all(const std::string& server, const std::string
       for (std::size_t i = static_cast<std::size_t>(t); i < objects.size(); i += static_cast<std::size_t>(threads)) {
         answer created = admin.post(objects[i].first, objects[i].second);
         if (!created.ok()) {
-          errors[static_cast<std::size_t>(t)].push_back("POST " + objects[i].first + ": " + std::to_string(created.status) +
-                                                        " " + created.text.substr(0, 300) + created.error);
+          errors[static_cast<std::size_t>(t)].push_back("POST " + objects[i].first + ": " +
+                                                        std::to_string(created.status) + " " +
+                                                        created.text.substr(0, 300) + created.error);
         }
       }
     });

@@ -23,7 +23,8 @@ kube::connection_config kubeconfig(const std::string& path, const std::string& c
 
 class live_harness {
  public:
-  live_harness(kube::connection_config config, std::vector<section> sections, kube::live_options options = fast_options());
+  live_harness(kube::connection_config config, std::vector<section> sections,
+               kube::live_options options = fast_options());
   ~live_harness();
 
   // Runs the loop until `done()` or `limit`; returns whether `done()` held.

@@ -71,8 +71,8 @@ TEST_CASE("after the API server restarts, watches resume: nothing lost, nothing 
   CHECK(live.ready());
   CHECK(resource_metric(live, kube::reflector_metrics::watch_restarts, "pods") >= 1);
   WARN("pods: " << resource_metric(live, kube::reflector_metrics::list_restarts, "pods")
-                << " relists after the restart, " << resource_metric(live, kube::reflector_metrics::watch_restarts, "pods")
-                << " watch restarts");
+                << " relists after the restart, "
+                << resource_metric(live, kube::reflector_metrics::watch_restarts, "pods") << " watch restarts");
 }
 
 TEST_CASE("etcd compacted past a watch's version: the watch gets 410 and the cache relists to the server's state",
@@ -141,7 +141,8 @@ TEST_CASE("after churn and dropped connections the cache equals the server, name
       case 2: {
         if (!pods.empty()) {
           const std::string& key = pods[random() % pods.size()];
-          std::string path = "/api/v1/namespaces/" + key.substr(0, key.find('/')) + "/pods/" + key.substr(key.find('/') + 1);
+          std::string path =
+              "/api/v1/namespaces/" + key.substr(0, key.find('/')) + "/pods/" + key.substr(key.find('/') + 1);
           answer current = admin.get(path);
           if (current.ok()) {
             json pod = current.body();

@@ -25,7 +25,10 @@ json resource_flavor(const std::string& name) {
 }
 
 json device_class(const std::string& name) {
-  return json{{"apiVersion", "resource.k8s.io/v1"}, {"kind", "DeviceClass"}, {"metadata", {{"name", name}}}, {"spec", json::object()}};
+  return json{{"apiVersion", "resource.k8s.io/v1"},
+              {"kind", "DeviceClass"},
+              {"metadata", {{"name", name}}},
+              {"spec", json::object()}};
 }
 
 // How long until `done()` holds, running the loop; fails the test past a second.
@@ -40,8 +43,7 @@ std::chrono::milliseconds time_until(live_harness& live, const std::function<boo
 
 }  // namespace
 
-TEST_CASE("thousands of objects across kinds sync, and every change is seen within a second",
-          "[integration][sync]") {
+TEST_CASE("thousands of objects across kinds sync, and every change is seen within a second", "[integration][sync]") {
   test_cluster cluster({{upstream_crds("kueue").string()}});
   admin_client admin = cluster.admin();
   const int namespaces = 4;
@@ -51,7 +53,8 @@ TEST_CASE("thousands of objects across kinds sync, and every change is seen with
   std::vector<std::pair<std::string, json>> objects;
   for (int i = 0; i < 1600; ++i) {
     std::string ns = "team-" + std::to_string(i % namespaces);
-    objects.emplace_back("/api/v1/namespaces/" + ns + "/pods", pod_object(ns, "pod-" + std::to_string(i), {{"batch", std::to_string(i % 7)}}));
+    objects.emplace_back("/api/v1/namespaces/" + ns + "/pods",
+                         pod_object(ns, "pod-" + std::to_string(i), {{"batch", std::to_string(i % 7)}}));
   }
   for (int i = 0; i < 300; ++i) {
     objects.emplace_back("/api/v1/nodes", node_object("node-" + std::to_string(i)));
@@ -59,7 +62,8 @@ TEST_CASE("thousands of objects across kinds sync, and every change is seen with
     objects.emplace_back("/apis/batch/v1/namespaces/" + ns + "/jobs", job_object(ns, "job-" + std::to_string(i)));
   }
   for (int i = 0; i < 200; ++i) {
-    objects.emplace_back("/apis/kueue.x-k8s.io/v1beta2/resourceflavors", resource_flavor("flavor-" + std::to_string(i)));
+    objects.emplace_back("/apis/kueue.x-k8s.io/v1beta2/resourceflavors",
+                         resource_flavor("flavor-" + std::to_string(i)));
   }
   for (int i = 0; i < 100; ++i) {
     objects.emplace_back("/apis/resource.k8s.io/v1/deviceclasses", device_class("class-" + std::to_string(i)));
@@ -109,9 +113,10 @@ TEST_CASE("thousands of objects across kinds sync, and every change is seen with
 
     // No kubelet runs here: status is written through the subresource, as a kubelet would.
     json with_status = updated.body();
-    with_status["status"] = {{"phase", "Running"},
-                             {"conditions", json::array({{{"type", "Ready"}, {"status", "True"},
-                                                          {"lastTransitionTime", "2026-11-29T10:00:00Z"}}})}};
+    with_status["status"] = {
+        {"phase", "Running"},
+        {"conditions",
+         json::array({{{"type", "Ready"}, {"status", "True"}, {"lastTransitionTime", "2026-11-29T10:00:00Z"}}})}};
     answer status = admin.put("/api/v1/namespaces/team-1/pods/fresh/status", with_status);
     REQUIRE(status.ok());
     time_until(live, [&] {

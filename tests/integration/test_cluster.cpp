@@ -5,9 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fcntl.h>
 #include <chrono>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -18,7 +18,9 @@ extern char** environ;
 namespace sextant::integration {
 namespace fs = std::filesystem;
 
-std::filesystem::path upstream_crds(const std::string& name) { return fs::path(SEXTANT_SHARED_DIR) / "upstream" / "crds" / name; }
+std::filesystem::path upstream_crds(const std::string& name) {
+  return fs::path(SEXTANT_SHARED_DIR) / "upstream" / "crds" / name;
+}
 
 std::filesystem::path fixture(const std::string& name) {
   return fs::path(SEXTANT_SOURCE_DIR) / "tests" / "fixtures" / "kube" / name;
@@ -120,9 +122,13 @@ std::string test_cluster::env(const std::string& key) const {
   return it->second;
 }
 
-std::string test_cluster::admin_token() const { return read_text(env("ADMIN_TOKEN_FILE")); }
+std::string test_cluster::admin_token() const {
+  return read_text(env("ADMIN_TOKEN_FILE"));
+}
 
-admin_client test_cluster::admin() const { return admin_client(server(), env("CA_CRT"), admin_token()); }
+admin_client test_cluster::admin() const {
+  return admin_client(server(), env("CA_CRT"), admin_token());
+}
 
 long long test_cluster::compact() {
   answer done = control_post(env("CONTROL"), "/compact");
