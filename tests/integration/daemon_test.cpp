@@ -3,81 +3,24 @@
 // is written into the API server (objects, then their status through /status), the server's
 // objects are dumped into a snapshot, and both daemons are asked every list and every details
 // page.
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-
-#include <fcntl.h>
 
 #include <set>
 #include <thread>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
+#include <catch2/catch.hpp>
 
 #include "kube/discovery.hpp"
 #include "live_harness.hpp"
+#include "sextantd_process.hpp"
 #include "snapshot/yaml_to_json.hpp"
 #include "test_cluster.hpp"
-
-extern char** environ;
 
 using namespace sextant;
 using namespace sextant::integration;
 namespace fs = std::filesystem;
 
 namespace {
-
-unsigned short free_port() {
-  boost::asio::io_context io;
-  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return acceptor.local_endpoint().port();
-}
-
-// One sextantd process, stopped with SIGTERM at the end.
-class daemon_process {
- public:
-  daemon_process(std::vector<std::string> args, const fs::path& log) : port_(free_port()) {
-    args.insert(args.begin(), SEXTANT_BINARY);
-    args.push_back("--listen");
-    args.push_back("127.0.0.1:" + std::to_string(port_));
-    args.push_back("--log-format");
-    args.push_back("text");
-    std::vector<char*> argv;
-    for (std::string& arg : args) {
-      argv.push_back(arg.data());
-    }
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    ::posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-  }
-  ~daemon_process() {
-    ::kill(pid_, SIGTERM);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-  }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-  bool wait_ready(std::chrono::seconds limit) const {
-    auto deadline = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (http_get(url(), "/readyz").status == 200) {
-        return true;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return false;
-  }
-
- private:
-  unsigned short port_;
-  pid_t pid_ = -1;
-};
 
 struct resource_path {
   std::string plural;
@@ -87,7 +30,8 @@ struct resource_path {
 // Every object of the demo cluster's files, Lists expanded.
 std::vector<json> demo_objects() {
   std::vector<fs::path> files;
-  for (const auto& entry : fs::recursive_directory_iterator(fs::path(SEXTANT_SOURCE_DIR) / "examples" / "demo-cluster")) {
+  for (const auto& entry :
+       fs::recursive_directory_iterator(fs::path(SEXTANT_SOURCE_DIR) / "examples" / "demo-cluster")) {
     if (entry.path().extension() == ".yaml") {
       files.push_back(entry.path());
     }
@@ -115,39 +59,6 @@ std::vector<json> demo_objects() {
 std::string collection(const std::string& api_version, const resource_path& r, const std::string& ns) {
   std::string base = api_version.find('/') == std::string::npos ? "/api/" + api_version : "/apis/" + api_version;
   return base + (r.namespaced ? "/namespaces/" + ns : "") + "/" + r.plural;
-}
-
-// Where two answers differ: "/queue/message: \"a\" vs \"b\"", one line per leaf.
-void differences(const json& a, const json& b, const std::string& at, std::vector<std::string>& out) {
-  if (a.type() == b.type() && a.is_object()) {
-    for (auto it = a.begin(); it != a.end(); ++it) {
-      differences(it.value(), b.contains(it.key()) ? b[it.key()] : json(), at + "/" + it.key(), out);
-    }
-    for (auto it = b.begin(); it != b.end(); ++it) {
-      if (!a.contains(it.key())) {
-        out.push_back(at + "/" + it.key() + ": missing vs " + it.value().dump());
-      }
-    }
-  } else if (a.type() == b.type() && a.is_array() && a.size() == b.size()) {
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      differences(a[i], b[i], at + "/" + std::to_string(i), out);
-    }
-  } else if (a != b) {
-    out.push_back(at + ": " + a.dump().substr(0, 300) + " vs " + b.dump().substr(0, 300));
-  }
-}
-
-// Asks the live daemon until it answers as the snapshot does (a kind watched on demand syncs
-// only once asked for), then reports what still differs.
-std::vector<std::string> compare_page(const std::string& live, const std::string& path, const json& expected) {
-  json got = http_get(live, path).body();
-  for (int attempt = 0; attempt < 50 && got != expected; ++attempt) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    got = http_get(live, path).body();
-  }
-  std::vector<std::string> out;
-  differences(got, expected, "", out);
-  return out;
 }
 
 // Items and details of two daemons, compared page by page.
@@ -191,8 +102,7 @@ void compare_views(const std::string& live, const std::string& snapshot) {
 
 }  // namespace
 
-TEST_CASE("sextantd --kubeconfig serves the same views as --snapshot over the same objects",
-          "[integration][daemon]") {
+TEST_CASE("sextantd --kubeconfig serves the same views as --snapshot over the same objects", "[integration][daemon]") {
   test_cluster cluster({{upstream_crds("kueue").string()}});
   admin_client admin = cluster.admin();
 
@@ -208,13 +118,14 @@ TEST_CASE("sextantd --kubeconfig serves the same views as --snapshot over the sa
     std::string path = api_version.find('/') == std::string::npos ? "/api/" + api_version : "/apis/" + api_version;
     answer resources = admin.get(path);
     REQUIRE(resources.ok());
-    kube::parse_resource_list(resources.body(), std::string(group_of(api_version)), std::string(version_of(api_version)),
-                              document);
+    kube::parse_resource_list(resources.body(), std::string(group_of(api_version)),
+                              std::string(version_of(api_version)), document);
   }
   auto where = [&document](const json& object) -> std::optional<resource_path> {
     const std::string api_version = string_or(object, {"apiVersion"});
     for (const kube::discovered_resource& r : document.resources) {
-      if (r.group == group_of(api_version) && r.version == version_of(api_version) && r.kind == string_or(object, {"kind"})) {
+      if (r.group == group_of(api_version) && r.version == version_of(api_version) &&
+          r.kind == string_or(object, {"kind"})) {
         return resource_path{r.plural, r.namespaced};
       }
     }
@@ -244,7 +155,8 @@ TEST_CASE("sextantd --kubeconfig serves the same views as --snapshot over the sa
     const std::string target = collection(string_or(object, {"apiVersion"}), *path, ns);
     answer made = admin.post(target, object);
     if (!made.ok()) {
-      refused.push_back("POST " + target + " " + name + ": " + std::to_string(made.status) + " " + made.text.substr(0, 200));
+      refused.push_back("POST " + target + " " + name + ": " + std::to_string(made.status) + " " +
+                        made.text.substr(0, 200));
       continue;
     }
     ++created;
@@ -282,8 +194,8 @@ TEST_CASE("sextantd --kubeconfig serves the same views as --snapshot over the sa
     write_text(snapshot / ("list-" + std::to_string(file++) + ".json"), list.text);
   }
 
-  daemon_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
-  daemon_process files({"--snapshot", snapshot.string()}, cluster.dir() / "snapshot.log");
+  sextantd_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
+  sextantd_process files({"--snapshot", snapshot.string()}, cluster.dir() / "snapshot.log");
   REQUIRE(live.wait_ready(std::chrono::seconds(60)));
   REQUIRE(files.wait_ready(std::chrono::seconds(30)));
   compare_views(live.url(), files.url());

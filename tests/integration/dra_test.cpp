@@ -3,24 +3,16 @@
 // --kubeconfig`, the views `sextantd --snapshot` gives over the same objects dumped from the
 // server. A reader who may not list claims is told "cannot tell" for every device, never
 // "free"; past 500 Resource Slices the Devices page says it is cut.
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-
-#include <fcntl.h>
 
 #include <set>
 #include <thread>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
 #include <catch2/catch.hpp>
 
 #include "live_harness.hpp"
+#include "sextantd_process.hpp"
 #include "test_cluster.hpp"
 #include "util/time.hpp"
-
-extern char** environ;
 
 using namespace sextant;
 using namespace sextant::integration;
@@ -33,96 +25,7 @@ constexpr const char* driver = "gpu.example.com";
 const std::vector<std::string> dra_plurals{"deviceclasses", "resourceslices", "resourceclaims",
                                            "resourceclaimtemplates"};
 
-// ---- sextantd as a process (as in daemon_test.cpp)
-
-unsigned short free_port() {
-  boost::asio::io_context io;
-  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return acceptor.local_endpoint().port();
-}
-
-class daemon_process {
- public:
-  daemon_process(std::vector<std::string> args, const fs::path& log) : port_(free_port()) {
-    args.insert(args.begin(), SEXTANT_BINARY);
-    args.push_back("--listen");
-    args.push_back("127.0.0.1:" + std::to_string(port_));
-    args.push_back("--log-format");
-    args.push_back("text");
-    std::vector<char*> argv;
-    for (std::string& arg : args) {
-      argv.push_back(arg.data());
-    }
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    ::posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-  }
-  ~daemon_process() {
-    ::kill(pid_, SIGTERM);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-  }
-  daemon_process(const daemon_process&) = delete;
-  daemon_process& operator=(const daemon_process&) = delete;
-
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-  bool wait_ready(std::chrono::seconds limit) const {
-    auto deadline = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (http_get(url(), "/readyz").status == 200) {
-        return true;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return false;
-  }
-  json get(const std::string& path) const { return http_get(url(), path).body(); }
-
- private:
-  unsigned short port_;
-  pid_t pid_ = -1;
-};
-
-// ---- comparing two daemons' answers
-
-// Where two answers differ, one line per leaf.
-void differences(const json& a, const json& b, const std::string& at, std::vector<std::string>& out) {
-  if (a.type() == b.type() && a.is_object()) {
-    for (auto it = a.begin(); it != a.end(); ++it) {
-      differences(it.value(), b.contains(it.key()) ? b[it.key()] : json(), at + "/" + it.key(), out);
-    }
-    for (auto it = b.begin(); it != b.end(); ++it) {
-      if (!a.contains(it.key())) {
-        out.push_back(at + "/" + it.key() + ": missing vs " + it.value().dump());
-      }
-    }
-  } else if (a.type() == b.type() && a.is_array() && a.size() == b.size()) {
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      differences(a[i], b[i], at + "/" + std::to_string(i), out);
-    }
-  } else if (a != b) {
-    out.push_back(at + ": " + a.dump().substr(0, 300) + " vs " + b.dump().substr(0, 300));
-  }
-}
-
-// Asks the live daemon until it answers as the snapshot does (watches settle, problems are
-// evaluated after a burst), then says what still differs.
-std::vector<std::string> compare_page(const daemon_process& live, const std::string& path, const json& expected) {
-  json got = live.get(path);
-  for (int attempt = 0; attempt < 50 && got != expected; ++attempt) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    got = live.get(path);
-  }
-  std::vector<std::string> out;
-  differences(got, expected, "", out);
-  return out;
-}
-
-json section_entry(const daemon_process& daemon, const std::string& id) {
+json section_entry(const sextantd_process& daemon, const std::string& id) {
   json sections = daemon.get("/api/v1/sections");
   for (const json& s : array_or_empty(sections, {"sections"})) {
     if (s.value("id", "") == id) {
@@ -134,7 +37,7 @@ json section_entry(const daemon_process& daemon, const std::string& id) {
 
 // Every served list of a section and every item's details, live against snapshot; returns how
 // many details pages were compared.
-std::size_t compare_section(const daemon_process& live, const daemon_process& snapshot, const std::string& id) {
+std::size_t compare_section(const sextantd_process& live, const sextantd_process& snapshot, const std::string& id) {
   INFO("section " << id);
   json entry = section_entry(snapshot, id);
   REQUIRE(entry.is_object());
@@ -149,7 +52,7 @@ std::size_t compare_section(const daemon_process& live, const daemon_process& sn
     json list = from_snapshot.body();
     {
       INFO("GET " << path);
-      CHECK(compare_page(live, path, list) == std::vector<std::string>{});
+      CHECK(compare_page(live.url(), path, list) == std::vector<std::string>{});
     }
     for (const json& item : array_or_empty(list, {"items"})) {
       if (!item.contains("path") || !item["path"].is_string()) {
@@ -157,7 +60,7 @@ std::size_t compare_section(const daemon_process& live, const daemon_process& sn
       }
       const std::string details = item["path"].get<std::string>();
       INFO("GET " << details);
-      CHECK(compare_page(live, details, snapshot.get(details)) == std::vector<std::string>{});
+      CHECK(compare_page(live.url(), details, snapshot.get(details)) == std::vector<std::string>{});
       ++compared;
     }
   }
@@ -434,12 +337,12 @@ TEST_CASE("sextantd --kubeconfig serves the DRA views --snapshot serves, in each
   write_gpu_cluster(admin, version);
 
   fs::path snapshot = dump_snapshot(admin, cluster.dir() / "snapshot", gpu_cluster_collections(version));
-  daemon_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
-  daemon_process files({"--snapshot", snapshot.string()}, cluster.dir() / "snapshot.log");
+  sextantd_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
+  sextantd_process files({"--snapshot", snapshot.string()}, cluster.dir() / "snapshot.log");
   REQUIRE(live.wait_ready(std::chrono::seconds(60)));
   REQUIRE(files.wait_ready(std::chrono::seconds(30)));
 
-  CHECK(compare_page(live, "/api/v1/sections", files.get("/api/v1/sections")) == std::vector<std::string>{});
+  CHECK(compare_page(live.url(), "/api/v1/sections", files.get("/api/v1/sections")) == std::vector<std::string>{});
   // With v1alpha3 alone no ResourceClaim is served: live mode must then hold the kind complete
   // and empty as snapshot mode does, so a pod's claims read "Not found" in both.
   std::size_t compared = compare_section(live, files, "core");
@@ -528,7 +431,7 @@ TEST_CASE("a reader who may not list ResourceClaims is told \"cannot tell\" for 
   create(admin, "/apis/rbac.authorization.k8s.io/v1/clusterroles", role);
   create(admin, "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", binding);
 
-  daemon_process reader({"--kubeconfig", cluster.env("KUBECONFIG_READER")}, cluster.dir() / "reader.log");
+  sextantd_process reader({"--kubeconfig", cluster.env("KUBECONFIG_READER")}, cluster.dir() / "reader.log");
   REQUIRE(reader.wait_ready(std::chrono::seconds(60)));
 
   // RBAC takes effect at once, but the daemon may have listed before; wait for the devices.
@@ -578,9 +481,9 @@ TEST_CASE("past 500 ResourceSlices the Devices page says it is cut", "[integrati
   CHECK(create_all(cluster.server(), cluster.env("CA_CRT"), cluster.admin_token(), slices) ==
         std::vector<std::string>{});
 
-  daemon_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
+  sextantd_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
   fs::path snapshot = dump_snapshot(admin, cluster.dir() / "snapshot", {collection});
-  daemon_process files({"--snapshot", snapshot.string()}, cluster.dir() / "snapshot.log");
+  sextantd_process files({"--snapshot", snapshot.string()}, cluster.dir() / "snapshot.log");
   REQUIRE(live.wait_ready(std::chrono::seconds(60)));
   REQUIRE(files.wait_ready(std::chrono::seconds(30)));
 
@@ -595,5 +498,6 @@ TEST_CASE("past 500 ResourceSlices the Devices page says it is cut", "[integrati
   CHECK_THAT(devices.value("incompleteReason", std::string()), Catch::Contains("500"));
   // The reflector's cut and the section's own cut in snapshot mode use the same words.
   CHECK(devices.value("incompleteReason", std::string()) == "cut at 500 Resource Slices");
-  CHECK(compare_page(live, "/api/v1/dra/devices", files.get("/api/v1/dra/devices")) == std::vector<std::string>{});
+  CHECK(compare_page(live.url(), "/api/v1/dra/devices", files.get("/api/v1/dra/devices")) ==
+        std::vector<std::string>{});
 }

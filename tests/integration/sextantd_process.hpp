@@ -1,0 +1,41 @@
+#pragma once
+// sextantd as a child process for integration tests, on a free loopback port, with its output
+// in a log file; stopped with SIGTERM at the end.
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "util/json.hpp"
+
+namespace sextant::integration {
+
+class sextantd_process {
+ public:
+  // `args` are sextantd's own (`--kubeconfig K`, `--snapshot DIR`); --listen is added.
+  sextantd_process(std::vector<std::string> args, const std::filesystem::path& log);
+  ~sextantd_process();
+  sextantd_process(const sextantd_process&) = delete;
+  sextantd_process& operator=(const sextantd_process&) = delete;
+
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  // Until /readyz answers 200, or `limit` passes.
+  bool wait_ready(std::chrono::seconds limit) const;
+  json get(const std::string& path) const;
+
+ private:
+  unsigned short port_;
+  pid_t pid_ = -1;
+};
+
+// Where two answers differ, one line per leaf: "/queue/message: \"a\" vs \"b\"".
+std::vector<std::string> differences(const json& a, const json& b);
+
+// Asks the live daemon for `path` until it answers `expected` (watches settle, kinds watched on
+// demand sync once asked for, problems are evaluated after a burst) or 10 s pass, then says
+// what still differs.
+std::vector<std::string> compare_page(const std::string& live_url, const std::string& path, const json& expected);
+
+}  // namespace sextant::integration
