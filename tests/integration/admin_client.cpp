@@ -108,35 +108,12 @@ answer admin_client::send(const std::string& method, const std::string& path, co
   return answer{0, {}, "unreachable"};
 }
 
-answer control_post(const std::string& control_url, const std::string& path) {
-  kube::url control = *kube::parse_url(control_url).value;
-  net::io_context io;
-  beast::tcp_stream stream(io);
-  beast::error_code ec;
-  tcp::resolver resolver(io);
-  stream.connect(resolver.resolve(control.host, control.port, ec), ec);
-  if (ec) {
-    return answer{0, {}, "control: " + ec.message()};
-  }
-  http::request<http::empty_body> request{http::verb::post, path, 11};
-  request.set(http::field::host, control.authority());
-  http::write(stream, request, ec);
-  beast::flat_buffer buffer;
-  http::response<http::string_body> response;
-  if (!ec) {
-    http::read(stream, buffer, response, ec);
-  }
-  if (ec) {
-    return answer{0, {}, "control " + path + ": " + ec.message()};
-  }
-  return answer{static_cast<int>(response.result_int()), response.body(), {}};
-}
+namespace {
 
-}  // namespace sextant::integration
-
-namespace sextant::integration {
-
-answer http_get(const std::string& base_url, const std::string& path) {
+// One plain-HTTP request with an empty body on a fresh connection: the control port and
+// sextantd's own API both speak it.
+answer plain_http(http::verb verb, const std::string& base_url, const std::string& path) {
+  const std::string what = std::string(http::to_string(verb)) + " " + path + ": ";
   kube::url base = *kube::parse_url(base_url).value;
   net::io_context io;
   beast::tcp_stream stream(io);
@@ -144,9 +121,9 @@ answer http_get(const std::string& base_url, const std::string& path) {
   tcp::resolver resolver(io);
   stream.connect(resolver.resolve(base.host, base.port, ec), ec);
   if (ec) {
-    return answer{0, {}, "GET " + path + ": " + ec.message()};
+    return answer{0, {}, what + ec.message()};
   }
-  http::request<http::empty_body> request{http::verb::get, path, 11};
+  http::request<http::empty_body> request{verb, path, 11};
   request.set(http::field::host, base.authority());
   http::write(stream, request, ec);
   beast::flat_buffer buffer;
@@ -156,9 +133,19 @@ answer http_get(const std::string& base_url, const std::string& path) {
     http::read(stream, buffer, parser, ec);
   }
   if (ec) {
-    return answer{0, {}, "GET " + path + ": " + ec.message()};
+    return answer{0, {}, what + ec.message()};
   }
   return answer{static_cast<int>(parser.get().result_int()), parser.get().body(), {}};
+}
+
+}  // namespace
+
+answer control_post(const std::string& control_url, const std::string& path) {
+  return plain_http(http::verb::post, control_url, path);
+}
+
+answer http_get(const std::string& base_url, const std::string& path) {
+  return plain_http(http::verb::get, base_url, path);
 }
 
 }  // namespace sextant::integration
