@@ -113,7 +113,9 @@ class beast_body_stream final : public body_stream {
 
 api_client::api_client(net::any_io_executor executor, connection_config config, metrics_registry& metrics,
                        const clock& wall)
-    : executor_(std::move(executor)), config_(std::move(config)), metrics_(metrics),
+    : executor_(std::move(executor)),
+      config_(std::move(config)),
+      metrics_(metrics),
       credentials_(executor_, config_, wall) {
   metrics_.describe(requests_metric, metrics_registry::metric_type::counter,
                     "Requests sent to the Kubernetes API server, by verb and HTTP code (\"error\": no answer).");
@@ -212,8 +214,7 @@ net::awaitable<std::string> api_client::connect(connection& c) {
 }
 
 net::awaitable<api_client::exchange> api_client::send(const std::string& target, const request_options& options,
-                                                      const std::shared_ptr<cancel_token>& cancel,
-                                                      bool allow_pooled) {
+                                                      const std::shared_ptr<cancel_token>& cancel, bool allow_pooled) {
   exchange out;
   auth_result auth = co_await credentials_.current();
   if (!auth.value) {
@@ -273,7 +274,9 @@ net::awaitable<api_client::exchange> api_client::send(const std::string& target,
   tcp_layer.expires_after(options.timeout);
   auto [write_error, written] = co_await http::async_write(out.conn->stream, request, use_tuple);
   if (write_error) {
-    out.error = cancel && cancel->cancelled() ? "cancelled" : "sending to " + config_.server.authority() + ": " + write_error.message();
+    out.error = cancel && cancel->cancelled()
+                    ? "cancelled"
+                    : "sending to " + config_.server.authority() + ": " + write_error.message();
     co_return out;
   }
   out.parser = std::make_unique<http::response_parser<http::buffer_body>>();
@@ -282,11 +285,13 @@ net::awaitable<api_client::exchange> api_client::send(const std::string& target,
   } else {
     out.parser->body_limit(boost::none);
   }
-  auto [read_error, read] = co_await http::async_read_header(out.conn->stream, out.conn->buffer, *out.parser, use_tuple);
+  auto [read_error, read] =
+      co_await http::async_read_header(out.conn->stream, out.conn->buffer, *out.parser, use_tuple);
   if (read_error) {
     out.error = cancel && cancel->cancelled() ? "cancelled"
                 : read_error == beast::error::timeout
-                    ? "no answer from " + config_.server.authority() + " within " + std::to_string(options.timeout.count()) + "s"
+                    ? "no answer from " + config_.server.authority() + " within " +
+                          std::to_string(options.timeout.count()) + "s"
                     : "reading from " + config_.server.authority() + ": " + read_error.message();
     co_return out;
   }
@@ -330,8 +335,9 @@ net::awaitable<http_reply> api_client::get(std::string target, request_options o
     if (ec) {
       reply.status = 0;
       reply.error = cancel && cancel->cancelled() ? "cancelled"
-                    : ec == http::error::body_limit ? "the answer to " + target + " is larger than the body limit"
-                                                    : "reading from " + config_.server.authority() + ": " + ec.message();
+                    : ec == http::error::body_limit
+                        ? "the answer to " + target + " is larger than the body limit"
+                        : "reading from " + config_.server.authority() + ": " + ec.message();
       break;
     }
     if (parser.get().keep_alive() && idle_.size() < max_idle_connections) {

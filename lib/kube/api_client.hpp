@@ -30,7 +30,7 @@ namespace sextant::kube {
 
 struct request_options {
   std::string accept = "application/json";
-  std::string verb = "get";  // the metrics label: get, list, watch
+  std::string verb = "get";                                          // the metrics label: get, list, watch
   std::optional<std::uint64_t> body_limit = std::uint64_t{1} << 30;  // lists can be large
   std::chrono::seconds timeout{120};  // until the whole answer (or a stream's header) is in
 };

@@ -67,7 +67,8 @@ net::awaitable<watch_open> api_lister_watcher::watch(watch_request request) {
   options.verb = "watch";
   options.body_limit = std::nullopt;  // a watch body has no end to limit
   options.timeout = std::chrono::seconds(60);
-  stream_reply reply = co_await client_.open_stream(watch_target(target_, request), options, request.idle_timeout, cancel_);
+  stream_reply reply =
+      co_await client_.open_stream(watch_target(target_, request), options, request.idle_timeout, cancel_);
   watch_open out;
   if (!reply.stream) {
     out.error = reply.status == 0 ? api_error{0, {}, reply.error} : http_error(reply.status, reply.body);
@@ -122,7 +123,8 @@ net::awaitable<watch_item> body_watch_stream::next() {
       ready_.push_back(watch_item{watch_item::kind::event, std::move(*event.value), {}});
     }
     if (splitter_.overflowed()) {
-      ready_.push_back(watch_item{watch_item::kind::failed, {}, api_error{0, {}, "a watch event exceeded the line limit"}});
+      ready_.push_back(
+          watch_item{watch_item::kind::failed, {}, api_error{0, {}, "a watch event exceeded the line limit"}});
     }
   }
   watch_item item = std::move(ready_.front());

@@ -12,10 +12,12 @@ std::chrono::milliseconds backoff::next(std::chrono::steady_clock::time_point no
   }
   last_ = now;
   const std::chrono::milliseconds base = step_;
-  auto grown = std::chrono::milliseconds(static_cast<std::int64_t>(static_cast<double>(step_.count()) * policy_.factor));
+  auto grown =
+      std::chrono::milliseconds(static_cast<std::int64_t>(static_cast<double>(step_.count()) * policy_.factor));
   step_ = std::min(grown, policy_.cap);
   std::uniform_real_distribution<double> spread(0.0, policy_.jitter);
-  return base + std::chrono::milliseconds(static_cast<std::int64_t>(static_cast<double>(base.count()) * spread(random_)));
+  return base +
+         std::chrono::milliseconds(static_cast<std::int64_t>(static_cast<double>(base.count()) * spread(random_)));
 }
 
 }  // namespace sextant::kube

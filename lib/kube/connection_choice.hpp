@@ -10,9 +10,9 @@
 namespace sextant::kube {
 
 struct connection_request {
-  std::string kubeconfig;  // --kubeconfig
-  std::string context;     // --context
-  bool in_cluster = false; // --in-cluster
+  std::string kubeconfig;   // --kubeconfig
+  std::string context;      // --context
+  bool in_cluster = false;  // --in-cluster
 };
 
 // `files` carries $KUBECONFIG and $HOME (its explicit path is replaced by the request's);

@@ -26,20 +26,20 @@ struct exec_config {
 
 struct connection_config {
   url server;
-  std::string ca_pem;               // empty: the system's trust store
+  std::string ca_pem;  // empty: the system's trust store
   bool insecure_skip_tls_verify = false;
-  std::string tls_server_name;      // verify the certificate against this name instead of the host
-  std::optional<url> proxy;         // HTTP CONNECT proxy
+  std::string tls_server_name;  // verify the certificate against this name instead of the host
+  std::optional<url> proxy;     // HTTP CONNECT proxy
 
   std::string client_cert_pem;
   std::string client_key_pem;
   std::string token;
-  std::string token_file;           // re-read when it changes and after a 401
+  std::string token_file;  // re-read when it changes and after a 401
   std::string username;
   std::string password;
   std::optional<exec_config> exec;
 
-  std::string namespace_;           // the context's (or service account's) namespace
+  std::string namespace_;  // the context's (or service account's) namespace
   // Where this came from, for logs: "kubeconfig /home/u/.kube/config, context kind-a".
   std::string source;
 };

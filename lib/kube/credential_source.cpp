@@ -39,8 +39,7 @@ std::string last_lines(const std::string& text, std::size_t max_chars) {
 
 }  // namespace
 
-credential_source::credential_source(net::any_io_executor executor, const connection_config& config,
-                                     const clock& wall)
+credential_source::credential_source(net::any_io_executor executor, const connection_config& config, const clock& wall)
     : executor_(std::move(executor)), config_(config), wall_(wall), plugin_done_(executor_) {}
 
 bool credential_source::refresh_token_file(std::string& error) {

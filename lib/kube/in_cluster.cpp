@@ -48,7 +48,9 @@ in_cluster_sources in_cluster_from_environment() {
 }
 
 config_result load_in_cluster(const in_cluster_sources& sources) {
-  auto fail = [](std::string message) { return config_result{std::nullopt, "in-cluster config: " + std::move(message)}; };
+  auto fail = [](std::string message) {
+    return config_result{std::nullopt, "in-cluster config: " + std::move(message)};
+  };
   auto env = [&sources](const char* name) -> std::string {
     if (!sources.getenv) {
       return {};
@@ -58,8 +60,9 @@ config_result load_in_cluster(const in_cluster_sources& sources) {
   std::string host = env("KUBERNETES_SERVICE_HOST");
   std::string port = env("KUBERNETES_SERVICE_PORT");
   if (host.empty() || port.empty()) {
-    return fail("KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must both be set (is sextantd running in a "
-                "Pod?); outside a cluster use --kubeconfig");
+    return fail(
+        "KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must both be set (is sextantd running in a "
+        "Pod?); outside a cluster use --kubeconfig");
   }
   std::string bracketed = host.find(':') != std::string::npos ? "[" + host + "]" : host;
   url_result server = parse_url("https://" + bracketed + ":" + port);
@@ -82,7 +85,8 @@ config_result load_in_cluster(const in_cluster_sources& sources) {
   config.ca_pem = std::move(*ca);
   std::string namespace_error;
   config.namespace_ = trim(read_file(sources.account_dir / "namespace", namespace_error).value_or("default"));
-  config.source = "in-cluster service account (" + sources.account_dir.string() + ", " + config.server.authority() + ")";
+  config.source =
+      "in-cluster service account (" + sources.account_dir.string() + ", " + config.server.authority() + ")";
   return {std::move(config), {}};
 }
 

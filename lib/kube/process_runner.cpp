@@ -136,9 +136,9 @@ net::awaitable<process_result> run_process(process_request request) {
     net::posix::stream_descriptor out(executor, out_pipe.release_read());
     net::posix::stream_descriptor err(executor, err_pipe.release_read());
     net::steady_timer timer(executor, deadline);
-    auto outcome = co_await ((read_all(out, result.out, request.max_output) &&
-                              read_all(err, result.err, request.max_output)) ||
-                             wait_until(timer));
+    auto outcome =
+        co_await ((read_all(out, result.out, request.max_output) && read_all(err, result.err, request.max_output)) ||
+                  wait_until(timer));
     result.timed_out = outcome.index() == 1;
   }
 

@@ -52,8 +52,8 @@ std::string prepare_tls_connection(SSL* ssl, const connection_config& config) {
   const std::string name = expected_server_name(config);
   const bool ip = is_ip_literal(name);
   // SSL_set_tlsext_host_name is a macro with a C cast; this is what it expands to.
-  if (!ip && SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name,
-                      const_cast<char*>(name.c_str())) != 1) {
+  if (!ip &&
+      SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name, const_cast<char*>(name.c_str())) != 1) {
     return "cannot set the TLS server name " + name;
   }
   if (config.insecure_skip_tls_verify) {
@@ -74,7 +74,8 @@ std::string describe_tls_failure(SSL* ssl, const std::string& transport_error, c
   if (verify != X509_V_OK) {
     return "the API server's certificate is not trusted for " + expected_server_name(config) + ": " +
            X509_verify_cert_error_string(verify) +
-           (config.ca_pem.empty() ? " (checked against the system's trusted CAs)" : " (checked against the configured CA)");
+           (config.ca_pem.empty() ? " (checked against the system's trusted CAs)"
+                                  : " (checked against the configured CA)");
   }
   return "TLS handshake with " + config.server.authority() + " failed: " + transport_error;
 }

@@ -11,11 +11,11 @@
 namespace sextant::kube {
 
 struct url {
-  std::string scheme;    // "https"
-  std::string host;      // "10.0.0.1", "::1", "api.example.com"
-  std::string port;      // always set: the scheme's default when the URL omits it
-  std::string path;      // "" or "/prefix", without a trailing slash
-  std::string user_info; // "user:password", percent-decoded
+  std::string scheme;     // "https"
+  std::string host;       // "10.0.0.1", "::1", "api.example.com"
+  std::string port;       // always set: the scheme's default when the URL omits it
+  std::string path;       // "" or "/prefix", without a trailing slash
+  std::string user_info;  // "user:password", percent-decoded
 
   // "host:port", with brackets around an IPv6 host.
   std::string authority() const;
