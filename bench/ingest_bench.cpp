@@ -124,7 +124,7 @@ void run(const char* label, const std::string& body, const char* api_version, co
         return;
       }
       std::vector<sextant::object_ptr> objects;
-      for (json& item : list.value->items) {
+      for (sextant::packed_body& item : list.value->items) {
         objects.push_back(sextant::make_object(std::move(item), {}, nullptr));
       }
       const sextant::kind_key type = objects.front()->type;

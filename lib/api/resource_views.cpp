@@ -32,7 +32,7 @@ json object_summary(const daemon_state&, const section&, const resource_def& res
       {"namespace", or_null(object.namespace_)},
       {"name", object.name},
       {"uid", or_null(object.uid)},
-      {"created", or_null(string_or(object.body, {"metadata", "creationTimestamp"}))},
+      {"created", or_null(string_or(object.body(), {"metadata", "creationTimestamp"}))},
       {"state", {{"label", state.label}, {"reason", or_null(state.reason)}, {"message", or_null(state.message)}}},
       {"path", context.path_json(object.type, object.namespace_, object.name)}};
   if (resource.summarize) {

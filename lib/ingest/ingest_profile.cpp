@@ -59,9 +59,10 @@ void prune(json& value, const field_mask& mask) {
 
 }  // namespace
 
-void apply_profile(json& object, const ingest_profile& profile) {
+packed_body apply_profile(json object, const ingest_profile& profile, packed_writer& writer) {
   if (!object.is_object()) {
-    return;
+    writer.write(object);
+    return writer.finish();
   }
   if (auto metadata = object.find("metadata"); metadata != object.end() && metadata->is_object()) {
     metadata->erase("managedFields");
@@ -70,9 +71,16 @@ void apply_profile(json& object, const ingest_profile& profile) {
     }
   }
   prune(object, profile.mask);
-  if (profile.transform) {
-    profile.transform(object);
+  writer.write(object);
+  return apply_transform(writer.finish(), profile, writer);
+}
+
+packed_body apply_transform(packed_body masked, const ingest_profile& profile, packed_writer& writer) {
+  if (!profile.transform) {
+    return masked;
   }
+  profile.transform(masked.root(), writer);
+  return writer.finish();
 }
 
 }  // namespace sextant

@@ -13,14 +13,16 @@
 
 #include "ingest/field_mask.hpp"
 #include "store/object.hpp"
+#include "store/packed_writer.hpp"
 #include "util/json.hpp"
 
 namespace sextant {
 
 struct ingest_profile {
   field_mask mask = field_mask::everything();
-  // Runs after masking, on the kept fields: may summarise and drop further.
-  std::function<void(json&)> transform;
+  // Runs after masking, on the kept fields: writes the value to cache, which may summarise and
+  // drop further. Without one the masked value is cached as it is.
+  std::function<void(const packed_value& masked, packed_writer& out)> transform;
   std::vector<std::string> indexed_labels;
 
   // A profile keeping `paths` plus what every object needs (apiVersion, kind, metadata).
@@ -40,8 +42,11 @@ class ingest_profiles {
 };
 
 // Applies a profile to a fully decoded object (the YAML and untyped-JSON path): drops
-// managedFields and last-applied-configuration, prunes to the mask, runs the transform.
-void apply_profile(json& object, const ingest_profile& profile);
+// managedFields and last-applied-configuration, prunes to the mask, packs, runs the transform.
+packed_body apply_profile(json object, const ingest_profile& profile, packed_writer& writer);
+
+// Runs the profile's transform, if it has one, on a value already masked and packed.
+packed_body apply_transform(packed_body masked, const ingest_profile& profile, packed_writer& writer);
 
 // Whether a metadata member or annotation is dropped for every kind.
 bool dropped_metadata_member(std::string_view key);

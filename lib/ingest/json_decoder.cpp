@@ -72,6 +72,89 @@ json convert(od::value value, const field_mask& mask, place where) {
   return json(nullptr);
 }
 
+// The packed twin of convert(): writes the kept fields straight into `out`. At the root,
+// `api_version` and `kind` fill what the object leaves out (typed lists' items do).
+void write_value(od::value value, const field_mask& mask, place where, packed_writer& out);
+
+void write_object(od::object object, const field_mask& mask, place where, packed_writer& out,
+                  std::string_view api_version = {}, std::string_view kind = {}) {
+  out.begin_object();
+  bool has_api_version = false;
+  bool has_kind = false;
+  for (auto field : object) {
+    std::string_view key = field.unescaped_key().value();
+    if (where == place::metadata && dropped_metadata_member(key)) {
+      continue;
+    }
+    if (where == place::annotations && dropped_annotation(key)) {
+      continue;
+    }
+    const field_mask* child = mask.child(key);
+    if (child == nullptr) {
+      continue;  // the parser skips the unread value
+    }
+    place next = place::other;
+    if (where == place::root) {
+      if (key == "metadata") {
+        next = place::metadata;
+      }
+      has_api_version = has_api_version || key == "apiVersion";
+      has_kind = has_kind || key == "kind";
+    } else if (where == place::metadata && key == "annotations") {
+      next = place::annotations;
+    }
+    out.key(key);
+    write_value(field.value().value(), *child, next, out);
+  }
+  if (!has_api_version && !api_version.empty()) {
+    out.key("apiVersion");
+    out.string(api_version);
+  }
+  if (!has_kind && !kind.empty()) {
+    out.key("kind");
+    out.string(kind);
+  }
+  out.end_object();
+}
+
+void write_value(od::value value, const field_mask& mask, place where, packed_writer& out) {
+  switch (value.type().value()) {
+    case od::json_type::object:
+      write_object(value.get_object().value(), mask, where, out);
+      return;
+    case od::json_type::array:
+      out.begin_array();
+      for (auto element : value.get_array()) {
+        write_value(element.value(), mask, place::other, out);
+      }
+      out.end_array();
+      return;
+    case od::json_type::string:
+      out.string(value.get_string().value());
+      return;
+    case od::json_type::boolean:
+      out.boolean(value.get_bool().value());
+      return;
+    case od::json_type::null:
+      (void)value.is_null();  // consumes the literal
+      out.null();
+      return;
+    case od::json_type::number:
+      switch (value.get_number_type().value()) {
+        case od::number_type::signed_integer:
+          out.signed_integer(value.get_int64().value());
+          return;
+        case od::number_type::unsigned_integer:
+          out.unsigned_integer(value.get_uint64().value());
+          return;
+        default:
+          out.number(value.get_double().value());
+          return;
+      }
+  }
+  out.null();
+}
+
 void fill_type(json& item, std::string_view api_version, std::string_view kind) {
   if (!item.is_object()) {
     return;
@@ -96,21 +179,27 @@ simdjson::padded_string_view json_decoder::pad(std::string_view text) {
   return simdjson::padded_string_view(buffer_.data(), buffer_.size(), buffer_.capacity());
 }
 
-decode_result<json> json_decoder::decode_object(std::string_view text, const kind_key* item_type) {
+packed_body json_decoder::typed_item(od::value value, const ingest_profile& profile, std::string_view api_version,
+                                     std::string_view kind) {
+  if (value.type().value() == od::json_type::object) {
+    write_object(value.get_object().value(), profile.mask, place::root, writer_, api_version, kind);
+  } else {
+    write_value(value, profile.mask, place::root, writer_);
+  }
+  return apply_transform(writer_.finish(), profile, writer_);
+}
+
+decode_result<packed_body> json_decoder::decode_object(std::string_view text, const kind_key* item_type) {
   try {
+    writer_.reset();
     od::document document = parser_.iterate(pad(text)).value();
     od::value root = document.get_value().value();
     if (item_type != nullptr) {
-      const ingest_profile& profile = profiles_.for_kind(*item_type);
-      json object = convert(root, profile.mask, place::root);
-      if (profile.transform) {
-        profile.transform(object);
-      }
-      return {std::move(object), {}};
+      return {typed_item(root, profiles_.for_kind(*item_type)), {}};
     }
     json object = convert(root, field_mask::everything(), place::root);
-    apply_profile(object, profiles_.for_kind(type_of(object)));
-    return {std::move(object), {}};
+    const ingest_profile& profile = profiles_.for_kind(type_of(object));
+    return {apply_profile(std::move(object), profile, writer_), {}};
   } catch (const simdjson::simdjson_error& error) {
     return {std::nullopt, std::string("invalid JSON: ") + error.what()};
   }
@@ -129,8 +218,10 @@ decode_result<json> json_decoder::decode_untyped(std::string_view text) {
 decode_result<decoded_list> json_decoder::decode_list(std::string_view text, std::string_view item_api_version,
                                                       std::string_view item_kind) {
   try {
+    writer_.reset();
     auto document = parser_.iterate(pad(text));
     decoded_list list;
+    std::vector<json> untyped_items;
     const ingest_profile* typed_profile = nullptr;
     if (!item_kind.empty()) {
       typed_profile = &profiles_.for_kind(kind_key{std::string(group_of(item_api_version)), std::string(item_kind)});
@@ -159,15 +250,9 @@ decode_result<decoded_list> json_decoder::decode_list(std::string_view text, std
         }
         for (auto element : items.get_array()) {
           if (typed_profile != nullptr) {
-            json item = convert(element.value(), typed_profile->mask, place::root);
-            fill_type(item, item_api_version, item_kind);
-            if (typed_profile->transform) {
-              typed_profile->transform(item);
-            }
-            list.items.push_back(std::move(item));
+            list.items.push_back(typed_item(element.value(), *typed_profile, item_api_version, item_kind));
           } else {
-            json item = convert(element.value(), field_mask::everything(), place::root);
-            list.items.push_back(std::move(item));
+            untyped_items.push_back(convert(element.value(), field_mask::everything(), place::root));
           }
         }
       }
@@ -178,9 +263,10 @@ decode_result<decoded_list> json_decoder::decode_list(std::string_view text, std
       if (list.kind.size() > 4 && list.kind.ends_with("List") && list.kind != "List") {
         kind_from_list = list.kind.substr(0, list.kind.size() - 4);
       }
-      for (json& item : list.items) {
+      for (json& item : untyped_items) {
         fill_type(item, list.api_version, kind_from_list);
-        apply_profile(item, profiles_.for_kind(type_of(item)));
+        const ingest_profile& profile = profiles_.for_kind(type_of(item));
+        list.items.push_back(apply_profile(std::move(item), profile, writer_));
       }
     }
     return {std::move(list), {}};
@@ -191,6 +277,7 @@ decode_result<decoded_list> json_decoder::decode_list(std::string_view text, std
 
 decode_result<decoded_watch_event> json_decoder::decode_watch_event(std::string_view line, const kind_key& item_type) {
   try {
+    writer_.reset();
     auto document = parser_.iterate(pad(line));
     decoded_watch_event event;
     const ingest_profile& profile = profiles_.for_kind(item_type);
@@ -202,16 +289,18 @@ decode_result<decoded_watch_event> json_decoder::decode_watch_event(std::string_
       if (key == "type") {
         event.type = std::string(field.value().get_string().value());
       } else if (key == "object") {
-        const field_mask& mask = event.type == "ERROR" ? field_mask::everything() : profile.mask;
-        event.object = convert(field.value().value(), mask, place::root);
+        const bool whole = event.type == "ERROR" || event.type == "BOOKMARK";
+        if (whole) {
+          write_value(field.value().value(), field_mask::everything(), place::root, writer_);
+          event.object = writer_.finish();
+        } else {
+          event.object = typed_item(field.value().value(), profile);
+        }
         have_object = true;
       }
     }
     if (event.type.empty() || !have_object) {
       return {std::nullopt, "watch event without type or object"};
-    }
-    if (event.type != "ERROR" && event.type != "BOOKMARK" && profile.transform) {
-      profile.transform(event.object);
     }
     return {std::move(event), {}};
   } catch (const simdjson::simdjson_error& error) {

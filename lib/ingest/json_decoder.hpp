@@ -1,7 +1,8 @@
 #pragma once
 // Decodes API-server JSON (objects, lists, watch events) with simdjson On-Demand straight into
-// the compact form each kind's profile keeps: fields a profile does not keep are skipped by the
-// parser and never built. One decoder owns one reusable parser; it lives on the event loop.
+// packed values (store/packed_value.hpp) of the fields each kind's profile keeps: fields a
+// profile does not keep are skipped by the parser and never built. One decoder owns one reusable
+// parser and writer; it lives on the event loop.
 //
 // Errors are values: a body that is not JSON, or an object without kind/name, yields an error
 // string, never an exception to the caller.
@@ -13,6 +14,7 @@
 #include <simdjson.h>
 
 #include "ingest/ingest_profile.hpp"
+#include "store/packed_writer.hpp"
 #include "util/json.hpp"
 
 namespace sextant {
@@ -23,13 +25,13 @@ struct decoded_list {
   std::string resource_version;
   std::string continue_token;
   std::optional<std::int64_t> remaining_item_count;
-  std::vector<json> items;               // each with apiVersion and kind filled in
+  std::vector<packed_body> items;        // each with apiVersion and kind filled in
   std::vector<std::string> item_errors;  // items that could not be read, by index
 };
 
 struct decoded_watch_event {
-  std::string type;  // ADDED, MODIFIED, DELETED, BOOKMARK, ERROR
-  json object;       // the object, or the Status of an ERROR event
+  std::string type;    // ADDED, MODIFIED, DELETED, BOOKMARK, ERROR
+  packed_body object;  // the object, or the Status of an ERROR event
 };
 
 template <typename T>
@@ -45,7 +47,7 @@ class json_decoder {
 
   // One object. With `item_type` the kind's mask applies while parsing; without, the kind is
   // read from the object and the profile is applied after.
-  decode_result<json> decode_object(std::string_view text, const kind_key* item_type = nullptr);
+  decode_result<packed_body> decode_object(std::string_view text, const kind_key* item_type = nullptr);
 
   // Any JSON value, kept whole but for managedFields and last-applied-configuration: for
   // callers that apply profiles themselves (the snapshot loader).
@@ -61,10 +63,14 @@ class json_decoder {
 
  private:
   simdjson::padded_string_view pad(std::string_view text);
+  // Writes one object of a known kind through its profile: mask while parsing, then transform.
+  packed_body typed_item(simdjson::ondemand::value value, const ingest_profile& profile,
+                         std::string_view api_version = {}, std::string_view kind = {});
 
   const ingest_profiles& profiles_;
   simdjson::ondemand::parser parser_;
   std::string buffer_;  // input copied here with simdjson's padding
+  packed_writer writer_;
 };
 
 }  // namespace sextant

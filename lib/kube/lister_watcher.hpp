@@ -18,7 +18,7 @@ namespace sextant::kube {
 struct list_request {
   std::string resource_version;  // "0": any cached state; "": the latest, from etcd
   std::string continue_token;
-  std::size_t limit = 0;         // 0: no limit
+  std::size_t limit = 0;  // 0: no limit
 };
 
 struct list_result {
@@ -28,8 +28,8 @@ struct list_result {
 
 struct watch_request {
   std::string resource_version;
-  bool send_initial_events = false;     // a streaming list: initial ADDEDs, then a bookmark
-  std::chrono::seconds timeout{300};    // asked of the server (timeoutSeconds)
+  bool send_initial_events = false;        // a streaming list: initial ADDEDs, then a bookmark
+  std::chrono::seconds timeout{300};       // asked of the server (timeoutSeconds)
   std::chrono::seconds idle_timeout{330};  // silence after which the client gives up
 };
 

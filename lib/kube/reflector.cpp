@@ -129,7 +129,7 @@ net::awaitable<reflector::step> reflector::paged_list(const std::string& list_ve
     if (version.empty()) {
       version = result.page->resource_version;
     }
-    for (json& item : result.page->items) {
+    for (packed_body& item : result.page->items) {
       if (options_.cap > 0 && objects.size() >= options_.cap) {
         truncated = true;  // a server answering from its cache may ignore `limit`
         break;
@@ -192,11 +192,11 @@ net::awaitable<reflector::step> reflector::streaming_list(std::unique_ptr<watch_
     }
     decoded_watch_event& event = item.event;
     if (event.type == "ERROR") {
-      co_return step{false, status_error(event.object), false};
+      co_return step{false, status_error(json(event.object.root())), false};
     }
     if (event.type == "BOOKMARK") {
-      std::string version = string_or(event.object, {"metadata", "resourceVersion"});
-      if (string_or(event.object, {"metadata", "annotations", initial_events_end}) == "true") {
+      std::string version = string_or(event.object.root(), {"metadata", "resourceVersion"});
+      if (string_or(event.object.root(), {"metadata", "annotations", initial_events_end}) == "true") {
         std::vector<object_ptr> objects;
         objects.reserve(initial.size());
         for (auto& [key, object] : initial) {
@@ -228,11 +228,11 @@ net::awaitable<reflector::step> reflector::streaming_list(std::unique_ptr<watch_
 
 std::optional<api_error> reflector::apply(decoded_watch_event& event) {
   if (event.type == "ERROR") {
-    return status_error(event.object);
+    return status_error(json(event.object.root()));
   }
   if (event.type == "BOOKMARK") {
     // A bookmark only moves the version forward.
-    if (auto version = get_string(event.object, {"metadata", "resourceVersion"}); version && !version->empty()) {
+    if (auto version = get_string(event.object.root(), {"metadata", "resourceVersion"}); version && !version->empty()) {
       resource_version_ = *version;
     }
     return std::nullopt;

@@ -17,7 +17,7 @@
 #include "ingest/ingest_profile.hpp"
 #include "sections/view_context.hpp"
 #include "store/object.hpp"
-#include "util/json.hpp"
+#include "store/packed_value.hpp"
 
 namespace sextant {
 

@@ -217,9 +217,10 @@ void snapshot_loader::add_document(json document, const std::string& path, int l
 
 void snapshot_loader::add_object(json object, const std::string& path, int line, snapshot_report& report) {
   kind_key type{std::string(group_of(string_or(object, {"apiVersion"}))), string_or(object, {"kind"})};
-  apply_profile(object, profiles_.for_kind(type));
+  packed_writer writer;
+  packed_body packed = apply_profile(std::move(object), profiles_.for_kind(type), writer);
   std::string error;
-  object_ptr cached = make_object(std::move(object), now_, &error);
+  object_ptr cached = make_object(std::move(packed), now_, &error);
   if (!cached) {
     std::string what = type.kind.empty() ? "an object" : type.kind;
     report.errors.push_back({path, line, what + " skipped: " + error});
@@ -242,7 +243,7 @@ void snapshot_loader::add_object(json object, const std::string& path, int line,
   }
   origin_[identity] = path;
   if (cached->type == kind_key{"apiextensions.k8s.io", "CustomResourceDefinition"}) {
-    register_crd(cached->body);
+    register_crd(cached->body());
   }
   if (!served_.serves(cached->type)) {
     served_.add(

@@ -12,13 +12,14 @@ std::string_view version_of(std::string_view api_version) {
   return slash == std::string_view::npos ? api_version : api_version.substr(slash + 1);
 }
 
-object_ptr make_object(json body, time_point first_seen, std::string* error) {
+object_ptr make_object(packed_body packed, time_point first_seen, std::string* error) {
   auto fail = [error](std::string message) -> object_ptr {
     if (error != nullptr) {
       *error = std::move(message);
     }
     return nullptr;
   };
+  const packed_value& body = packed.root();
   if (!body.is_object()) {
     return fail("not a JSON object");
   }
@@ -42,8 +43,12 @@ object_ptr make_object(json body, time_point first_seen, std::string* error) {
   object->uid = string_or(body, {"metadata", "uid"});
   object->resource_version = string_or(body, {"metadata", "resourceVersion"});
   object->first_seen = first_seen;
-  object->body = std::move(body);
+  object->packed = std::move(packed);
   return object;
+}
+
+object_ptr make_object(const json& body, time_point first_seen, std::string* error) {
+  return make_object(pack(body), first_seen, error);
 }
 
 }  // namespace sextant

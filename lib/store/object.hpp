@@ -1,5 +1,5 @@
 #pragma once
-// One cached Kubernetes object: its (pruned) body and the identity fields every index reads.
+// One cached Kubernetes object: its (pruned, packed) body and the identity fields every index reads.
 //
 // Objects are immutable once cached and shared by pointer: a list or a view holds them without
 // copying, and an update replaces the pointer. The store is indifferent to API version: the
@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "store/packed_value.hpp"
 #include "util/json.hpp"
 #include "util/time.hpp"
 
@@ -23,7 +24,7 @@ struct kind_key {
 };
 
 struct cached_object {
-  json body;
+  packed_body packed;
   kind_key type;
   std::string api_version;
   std::string namespace_;
@@ -34,6 +35,7 @@ struct cached_object {
   time_point first_seen;
 
   // "namespace/name", or "name" for cluster-scoped objects: the key inside one kind.
+  const packed_value& body() const { return packed.root(); }
   std::string key() const { return namespace_.empty() ? name : namespace_ + "/" + name; }
 };
 
@@ -46,6 +48,7 @@ std::string_view version_of(std::string_view api_version);
 
 // Builds a cached object from a decoded body; fills the identity fields from it. Returns null
 // with `error` set when the body lacks what every object must have (kind, apiVersion, name).
-object_ptr make_object(json body, time_point first_seen, std::string* error);
+object_ptr make_object(packed_body body, time_point first_seen, std::string* error);
+object_ptr make_object(const json& body, time_point first_seen, std::string* error);
 
 }  // namespace sextant

@@ -7,12 +7,12 @@ void object_store::index(kind_cache& cache, const object_ptr& object) {
   if (!object->uid.empty()) {
     cache.key_by_uid[object->uid] = key;
   }
-  for (const json& owner : array_or_empty(object->body, {"metadata", "ownerReferences"})) {
+  for (const packed_value& owner : array_or_empty(object->body(), {"metadata", "ownerReferences"})) {
     if (auto uid = get_string(owner, {"uid"})) {
       cache.keys_by_owner[*uid].insert(key);
     }
   }
-  const json& labels = object_or_empty(object->body, {"metadata", "labels"});
+  const json& labels = object_or_empty(object->body(), {"metadata", "labels"});
   for (auto& [label_key, values] : cache.keys_by_label) {
     auto it = labels.find(label_key);
     if (it != labels.end() && it->is_string()) {
@@ -27,7 +27,7 @@ void object_store::unindex(kind_cache& cache, const object_ptr& object) {
   if (uid != cache.key_by_uid.end() && uid->second == key) {
     cache.key_by_uid.erase(uid);
   }
-  for (const json& owner : array_or_empty(object->body, {"metadata", "ownerReferences"})) {
+  for (const packed_value& owner : array_or_empty(object->body(), {"metadata", "ownerReferences"})) {
     if (auto owner_uid = get_string(owner, {"uid"})) {
       auto it = cache.keys_by_owner.find(*owner_uid);
       if (it != cache.keys_by_owner.end()) {
@@ -38,7 +38,7 @@ void object_store::unindex(kind_cache& cache, const object_ptr& object) {
       }
     }
   }
-  const json& labels = object_or_empty(object->body, {"metadata", "labels"});
+  const json& labels = object_or_empty(object->body(), {"metadata", "labels"});
   for (auto& [label_key, values] : cache.keys_by_label) {
     auto it = labels.find(label_key);
     if (it != labels.end() && it->is_string()) {
@@ -207,7 +207,7 @@ std::vector<object_ptr> object_store::with_label(const kind_key& type, const std
   }
   std::vector<object_ptr> out;
   for (const auto& [object_key, object] : cache->second.by_key) {
-    if (auto label = get_string(object->body, {"metadata", "labels", key}); label && *label == value) {
+    if (auto label = get_string(object->body(), {"metadata", "labels", key}); label && *label == value) {
       out.push_back(object);
     }
   }
@@ -230,7 +230,7 @@ void object_store::index_label(const kind_key& type, const std::string& label_ke
   }
   auto& values = cache.keys_by_label[label_key];
   for (const auto& [key, object] : cache.by_key) {
-    if (auto label = get_string(object->body, {"metadata", "labels", label_key})) {
+    if (auto label = get_string(object->body(), {"metadata", "labels", label_key})) {
       values[*label].insert(key);
     }
   }

@@ -3,7 +3,7 @@
 namespace sextant {
 
 void polled_documents::set(const document_key& key, json body, time_point read_at) {
-  documents_[key] = polled_document_entry{std::move(body), read_at};
+  documents_[key] = polled_document_entry{pack(body), read_at};
 }
 
 void polled_documents::erase(const document_key& key) {

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "store/packed_value.hpp"
 #include "util/json.hpp"
 #include "util/time.hpp"
 
@@ -25,7 +26,8 @@ struct document_key {
 };
 
 struct polled_document_entry {
-  json body;
+  packed_body packed;
+  const packed_value& body() const { return packed.root(); }
   time_point read_at;
 };
 

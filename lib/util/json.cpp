@@ -2,99 +2,33 @@
 
 namespace sextant {
 
-const json* find(const json& root, std::initializer_list<path_step> path) {
-  const json* at = &root;
-  for (const path_step& step : path) {
-    if (step.is_index_) {
-      if (!at->is_array() || step.index_ >= at->size()) {
-        return nullptr;
-      }
-      at = &(*at)[step.index_];
-    } else {
-      if (!at->is_object()) {
-        return nullptr;
-      }
-      auto it = at->find(step.key_);
-      if (it == at->end()) {
-        return nullptr;
-      }
-      at = &*it;
-    }
-  }
-  return at;
-}
-
-std::optional<std::string> get_string(const json& root, std::initializer_list<path_step> path) {
-  const json* value = find(root, path);
-  if (value == nullptr || !value->is_string()) {
-    return std::nullopt;
-  }
-  return value->get<std::string>();
-}
-
-std::optional<std::int64_t> get_int(const json& root, std::initializer_list<path_step> path) {
-  const json* value = find(root, path);
-  if (value == nullptr) {
-    return std::nullopt;
-  }
-  if (value->is_number_integer()) {
-    return value->get<std::int64_t>();
-  }
-  if (value->is_number_float()) {
-    return static_cast<std::int64_t>(value->get<double>());
-  }
-  return std::nullopt;
-}
-
-std::optional<bool> get_bool(const json& root, std::initializer_list<path_step> path) {
-  const json* value = find(root, path);
-  if (value == nullptr || !value->is_boolean()) {
-    return std::nullopt;
-  }
-  return value->get<bool>();
-}
-
-std::string string_or(const json& root, std::initializer_list<path_step> path, std::string_view fallback) {
-  const json* value = find(root, path);
-  if (value == nullptr || !value->is_string()) {
-    return std::string(fallback);
-  }
-  return value->get<std::string>();
-}
-
-const json& array_or_empty(const json& root, std::initializer_list<path_step> path) {
-  static const json empty = json::array();
-  const json* value = find(root, path);
-  return value != nullptr && value->is_array() ? *value : empty;
-}
-
-const json& object_or_empty(const json& root, std::initializer_list<path_step> path) {
-  static const json empty = json::object();
-  const json* value = find(root, path);
-  return value != nullptr && value->is_object() ? *value : empty;
-}
-
-const json* find_condition(const json& conditions, std::string_view type) {
-  if (!conditions.is_array()) {
+const json* member_of(const json& value, std::string_view key) {
+  if (!value.is_object()) {
     return nullptr;
   }
-  for (const json& condition : conditions) {
-    if (condition.is_object()) {
-      auto it = condition.find("type");
-      if (it != condition.end() && it->is_string() && it->get_ref<const std::string&>() == type) {
-        return &condition;
-      }
-    }
-  }
-  return nullptr;
+  auto it = value.find(key);
+  return it == value.end() ? nullptr : &*it;
 }
 
-bool condition_true(const json* condition) {
-  if (condition == nullptr) {
-    return false;
+const json* element_of(const json& value, std::size_t index) {
+  if (!value.is_array() || index >= value.size()) {
+    return nullptr;
   }
-  auto it = condition->find("status");
-  return it != condition->end() && it->is_string() && it->get_ref<const std::string&>() == "True";
+  return &value[index];
+}
+
+std::string_view string_of(const json& value) {
+  return value.is_string() ? std::string_view(value.get_ref<const std::string&>()) : std::string_view{};
+}
+
+const json& empty_array_of(const json&) {
+  static const json empty = json::array();
+  return empty;
+}
+
+const json& empty_object_of(const json&) {
+  static const json empty = json::object();
+  return empty;
 }
 
 }  // namespace sextant

@@ -1,10 +1,11 @@
 #pragma once
-// The one JSON type of the daemon, and null-safe readers for interpreters.
+// The daemon's JSON type, and null-safe readers for interpreters.
 //
-// Cached objects and responses both use nlohmann's ordered_json: members keep the order the API
-// server wrote them in (responses read naturally), and its vector-backed objects hold about half
-// the memory of std::map nodes. Readers never throw on a missing or mistyped field: an
-// interpreter reads what is there and says "unknown" for the rest.
+// Responses and small documents use nlohmann's ordered_json: members keep the order they were
+// written in, so responses read naturally. Cached bodies are packed (store/packed_value.hpp); the
+// readers below take either, so an interpreter reads a cached object and a polled document
+// alike. Readers never throw on a missing or mistyped field: an interpreter reads what is there
+// and says "unknown" for the rest.
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -30,25 +31,106 @@ struct path_step {
   bool is_index_ = false;
 };
 
-// The value at `path`, or nullptr when any step is missing or of the wrong type.
-const json* find(const json& root, std::initializer_list<path_step> path);
+// Where the readers step for an nlohmann value; store/packed_value.hpp has the same for packed ones.
+const json* member_of(const json& value, std::string_view key);
+const json* element_of(const json& value, std::size_t index);
+std::string_view string_of(const json& value);  // empty unless a string
+const json& empty_array_of(const json&);
+const json& empty_object_of(const json&);
 
-std::optional<std::string> get_string(const json& root, std::initializer_list<path_step> path);
-std::optional<std::int64_t> get_int(const json& root, std::initializer_list<path_step> path);
-std::optional<bool> get_bool(const json& root, std::initializer_list<path_step> path);
+// The value at `path`, or nullptr when any step is missing or of the wrong type.
+template <typename Value>
+const Value* find(const Value& root, std::initializer_list<path_step> path) {
+  const Value* at = &root;
+  for (const path_step& step : path) {
+    at = step.is_index_ ? element_of(*at, step.index_) : member_of(*at, step.key_);
+    if (at == nullptr) {
+      return nullptr;
+    }
+  }
+  return at;
+}
+
+template <typename Value>
+std::optional<std::string> get_string(const Value& root, std::initializer_list<path_step> path) {
+  const Value* value = find(root, path);
+  if (value == nullptr || !value->is_string()) {
+    return std::nullopt;
+  }
+  return std::string(string_of(*value));
+}
+
+template <typename Value>
+std::optional<std::int64_t> get_int(const Value& root, std::initializer_list<path_step> path) {
+  const Value* value = find(root, path);
+  if (value == nullptr) {
+    return std::nullopt;
+  }
+  if (value->is_number_integer()) {
+    return value->template get<std::int64_t>();
+  }
+  if (value->is_number_float()) {
+    return static_cast<std::int64_t>(value->template get<double>());
+  }
+  return std::nullopt;
+}
+
+template <typename Value>
+std::optional<bool> get_bool(const Value& root, std::initializer_list<path_step> path) {
+  const Value* value = find(root, path);
+  if (value == nullptr || !value->is_boolean()) {
+    return std::nullopt;
+  }
+  return value->template get<bool>();
+}
 
 // The string at `path`, or `fallback` (empty by default).
-std::string string_or(const json& root, std::initializer_list<path_step> path, std::string_view fallback = {});
+template <typename Value>
+std::string string_or(const Value& root, std::initializer_list<path_step> path, std::string_view fallback = {}) {
+  const Value* value = find(root, path);
+  if (value == nullptr || !value->is_string()) {
+    return std::string(fallback);
+  }
+  return std::string(string_of(*value));
+}
 
 // The array at `path`, or an empty array: lets interpreters loop without checks.
-const json& array_or_empty(const json& root, std::initializer_list<path_step> path);
+template <typename Value>
+const Value& array_or_empty(const Value& root, std::initializer_list<path_step> path) {
+  const Value* value = find(root, path);
+  return value != nullptr && value->is_array() ? *value : empty_array_of(root);
+}
+
 // The object at `path`, or an empty object.
-const json& object_or_empty(const json& root, std::initializer_list<path_step> path);
+template <typename Value>
+const Value& object_or_empty(const Value& root, std::initializer_list<path_step> path) {
+  const Value* value = find(root, path);
+  return value != nullptr && value->is_object() ? *value : empty_object_of(root);
+}
 
 // The element of a `conditions`-style array whose "type" is `type`, or nullptr.
-const json* find_condition(const json& conditions, std::string_view type);
+template <typename Value>
+const Value* find_condition(const Value& conditions, std::string_view type) {
+  if (!conditions.is_array()) {
+    return nullptr;
+  }
+  for (const Value& condition : conditions) {
+    const Value* condition_type = member_of(condition, "type");
+    if (condition_type != nullptr && string_of(*condition_type) == type && condition_type->is_string()) {
+      return &condition;
+    }
+  }
+  return nullptr;
+}
 
 // Whether a condition object has status "True".
-bool condition_true(const json* condition);
+template <typename Value>
+bool condition_true(const Value* condition) {
+  if (condition == nullptr) {
+    return false;
+  }
+  const Value* status = member_of(*condition, "status");
+  return status != nullptr && status->is_string() && string_of(*status) == "True";
+}
 
 }  // namespace sextant

@@ -91,8 +91,8 @@ TEST_CASE("thousands of objects across kinds sync, and every change is seen with
   object_ptr flavor = live.store.get(flavor_type, "", "flavor-7");
   REQUIRE(flavor);
   CHECK(flavor->api_version == "kueue.x-k8s.io/v1beta2");
-  CHECK(string_or(flavor->body, {"spec", "nodeLabels", "cloud.example.com/accelerator"}) == "flavor-7");
-  CHECK_FALSE(flavor->body["metadata"].contains("managedFields"));
+  CHECK(string_or(flavor->body(), {"spec", "nodeLabels", "cloud.example.com/accelerator"}) == "flavor-7");
+  CHECK_FALSE(flavor->body()["metadata"].contains("managedFields"));
 
   {
     INFO("create, update, delete and status writes are seen within a second");
@@ -109,7 +109,7 @@ TEST_CASE("thousands of objects across kinds sync, and every change is seen with
       object_ptr cached = live.store.get(pod_type, "team-1", "fresh");
       return cached && cached->resource_version == version;
     });
-    CHECK(string_or(live.store.get(pod_type, "team-1", "fresh")->body, {"metadata", "labels", "stage"}) == "two");
+    CHECK(string_or(live.store.get(pod_type, "team-1", "fresh")->body(), {"metadata", "labels", "stage"}) == "two");
 
     // No kubelet runs here: status is written through the subresource, as a kubelet would.
     json with_status = updated.body();
@@ -121,7 +121,7 @@ TEST_CASE("thousands of objects across kinds sync, and every change is seen with
     REQUIRE(status.ok());
     time_until(live, [&] {
       object_ptr cached = live.store.get(pod_type, "team-1", "fresh");
-      return cached && string_or(cached->body, {"status", "phase"}) == "Running";
+      return cached && string_or(cached->body(), {"status", "phase"}) == "Running";
     });
 
     REQUIRE(admin.remove("/api/v1/namespaces/team-1/pods/fresh").ok());

@@ -14,7 +14,7 @@ namespace {
 problem_rule not_ready_rule() {
   return {"nodes", {"", "Node"}, [](const cached_object& node, const view_context&) {
             std::vector<finding> out;
-            const json* ready = find_condition(array_or_empty(node.body, {"status", "conditions"}), "Ready");
+            const packed_value* ready = find_condition(array_or_empty(node.body(), {"status", "conditions"}), "Ready");
             if (ready != nullptr && !condition_true(ready)) {
               std::optional<time_point> since;
               if (auto text = get_string(*ready, {"lastTransitionTime"})) {

@@ -55,7 +55,7 @@ spec: {parallelism: 2}
   auto job = f.store.get({"batch", "Job"}, "ml", "j1");
   REQUIRE(job);
   CHECK(job->resource_version == "12");
-  CHECK(job->body["spec"]["parallelism"] == 2);  // typed as a number, not a string
+  CHECK(job->body()["spec"]["parallelism"] == 2);  // typed as a number, not a string
   CHECK(f.served.serves({"batch", "Job"}));
 }
 
@@ -69,7 +69,7 @@ data: {quoted: "1", plain: 1, float: 1.5, yes: true, nothing: null, quantity: 10
 )");
   auto object = f.store.get({"", "ConfigMap"}, "d", "c");
   REQUIRE(object);
-  const json& data = object->body["data"];
+  const json& data = object->body()["data"];
   CHECK(data["quoted"] == "1");
   CHECK(data["plain"] == 1);
   CHECK(data["float"] == 1.5);
@@ -180,7 +180,7 @@ TEST_CASE("duplicate objects keep the newer resourceVersion and are reported", "
   f.load("c.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n2, resourceVersion: \"1\"}\n");
   f.load("d.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n2, resourceVersion: \"3\"}\n");
   CHECK(f.report.objects_loaded == 2);
-  CHECK(f.store.get({"", "Node"}, "", "n1")->body["metadata"]["labels"]["from"] == "a");
+  CHECK(f.store.get({"", "Node"}, "", "n1")->body()["metadata"]["labels"]["from"] == "a");
   CHECK(f.store.get({"", "Node"}, "", "n2")->resource_version == "3");
   REQUIRE(f.report.warnings.size() == 2);
   CHECK_THAT(f.report.warnings[0].message, Catch::Contains("duplicate Node n1") && Catch::Contains("a.yaml"));
@@ -237,9 +237,9 @@ metadata:
 )");
   auto node = f.store.get({"", "Node"}, "", "n1");
   REQUIRE(node);
-  CHECK_FALSE(node->body["metadata"].contains("managedFields"));
-  CHECK(node->body["metadata"]["annotations"].size() == 1);
-  CHECK(node->body["metadata"]["annotations"]["keep"] == "me");
+  CHECK_FALSE(node->body()["metadata"].contains("managedFields"));
+  CHECK(node->body()["metadata"]["annotations"].size() == 1);
+  CHECK(node->body()["metadata"]["annotations"]["keep"] == "me");
 }
 
 TEST_CASE("the upstream CRDs all load and make their kinds served", "[loader][upstream]") {

@@ -16,6 +16,6 @@ object_state node_state(const cached_object& node, const view_context& context);
 object_state job_state(const cached_object& job, const view_context& context);
 
 // The PodScheduled=False/Unschedulable condition of a Pending pod, if the scheduler wrote one.
-const json* unschedulable_condition(const json& pod);
+const packed_value* unschedulable_condition(const packed_value& pod);
 
 }  // namespace sextant::core

@@ -3,9 +3,9 @@
 namespace sextant::core {
 
 object_state job_state(const cached_object& job, const view_context&) {
-  const json& conditions = array_or_empty(job.body, {"status", "conditions"});
+  const packed_value& conditions = array_or_empty(job.body(), {"status", "conditions"});
   auto from = [&conditions](const char* type, const char* label) -> std::optional<object_state> {
-    const json* condition = find_condition(conditions, type);
+    const packed_value* condition = find_condition(conditions, type);
     if (!condition_true(condition)) {
       return std::nullopt;
     }
@@ -20,18 +20,18 @@ object_state job_state(const cached_object& job, const view_context&) {
       return *state;
     }
   }
-  if (get_bool(job.body, {"spec", "suspend"}).value_or(false)) {
+  if (get_bool(job.body(), {"spec", "suspend"}).value_or(false)) {
     return {"Suspended", "", "spec.suspend is true; the controller has not confirmed it yet."};
   }
-  if (get_int(job.body, {"status", "active"}).value_or(0) > 0) {
-    auto active = get_int(job.body, {"status", "active"}).value_or(0);
+  if (get_int(job.body(), {"status", "active"}).value_or(0) > 0) {
+    auto active = get_int(job.body(), {"status", "active"}).value_or(0);
     return {"Running", "", std::to_string(active) + " pod" + (active == 1 ? "" : "s") + " active"};
   }
   return {"Pending", "", "No pod is active yet."};
 }
 
 void job_details(const cached_object& job, const view_context& context, details_view& view) {
-  const json& body = job.body;
+  const packed_value& body = job.body();
   view.blocks["pods"] = {
       {"active", get_int(body, {"status", "active"}).value_or(0)},
       {"ready", get_int(body, {"status", "ready"}).value_or(0)},
@@ -41,7 +41,7 @@ void job_details(const cached_object& job, const view_context& context, details_
        get_int(body, {"spec", "completions"}) ? json(*get_int(body, {"spec", "completions"})) : json(nullptr)},
       {"parallelism", get_int(body, {"spec", "parallelism"}).value_or(1)},
       {"backoffLimit", get_int(body, {"spec", "backoffLimit"}).value_or(6)}};
-  for (const json& owner : array_or_empty(body, {"metadata", "ownerReferences"})) {
+  for (const packed_value& owner : array_or_empty(body, {"metadata", "ownerReferences"})) {
     view.link(context, "owner", string_or(owner, {"apiVersion"}), string_or(owner, {"kind"}), job.namespace_,
               string_or(owner, {"name"}));
   }

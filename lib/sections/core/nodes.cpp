@@ -3,7 +3,7 @@
 namespace sextant::core {
 
 object_state node_state(const cached_object& node, const view_context&) {
-  const json* ready = find_condition(array_or_empty(node.body, {"status", "conditions"}), "Ready");
+  const packed_value* ready = find_condition(array_or_empty(node.body(), {"status", "conditions"}), "Ready");
   object_state state;
   if (ready == nullptr) {
     state.label = "Unknown";
@@ -14,7 +14,7 @@ object_state node_state(const cached_object& node, const view_context&) {
     state.reason = string_or(*ready, {"reason"});
     state.message = string_or(*ready, {"message"});
   }
-  if (get_bool(node.body, {"spec", "unschedulable"}).value_or(false)) {
+  if (get_bool(node.body(), {"spec", "unschedulable"}).value_or(false)) {
     state.message = state.message.empty() ? "Cordoned: new pods are not scheduled here."
                                           : state.message + " Cordoned: new pods are not scheduled here.";
   }
@@ -22,17 +22,17 @@ object_state node_state(const cached_object& node, const view_context&) {
 }
 
 void node_details(const cached_object& node, const view_context&, details_view& view) {
-  view.blocks["capacity"] = object_or_empty(node.body, {"status", "capacity"});
-  view.blocks["allocatable"] = object_or_empty(node.body, {"status", "allocatable"});
+  view.blocks["capacity"] = object_or_empty(node.body(), {"status", "capacity"});
+  view.blocks["allocatable"] = object_or_empty(node.body(), {"status", "allocatable"});
   json conditions = json::array();
-  for (const json& condition : array_or_empty(node.body, {"status", "conditions"})) {
+  for (const packed_value& condition : array_or_empty(node.body(), {"status", "conditions"})) {
     conditions.push_back({{"type", string_or(condition, {"type"})},
                           {"status", string_or(condition, {"status"})},
                           {"reason", string_or(condition, {"reason"})},
                           {"message", string_or(condition, {"message"})}});
   }
   view.blocks["conditions"] = std::move(conditions);
-  view.blocks["unschedulable"] = get_bool(node.body, {"spec", "unschedulable"}).value_or(false);
+  view.blocks["unschedulable"] = get_bool(node.body(), {"spec", "unschedulable"}).value_or(false);
 }
 
 }  // namespace sextant::core

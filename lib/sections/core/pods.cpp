@@ -2,8 +2,8 @@
 
 namespace sextant::core {
 
-const json* unschedulable_condition(const json& pod) {
-  const json* scheduled = find_condition(array_or_empty(pod, {"status", "conditions"}), "PodScheduled");
+const packed_value* unschedulable_condition(const packed_value& pod) {
+  const packed_value* scheduled = find_condition(array_or_empty(pod, {"status", "conditions"}), "PodScheduled");
   if (scheduled == nullptr || condition_true(scheduled) || string_or(*scheduled, {"status"}) != "False") {
     return nullptr;
   }
@@ -11,7 +11,7 @@ const json* unschedulable_condition(const json& pod) {
 }
 
 object_state pod_state(const cached_object& pod, const view_context&) {
-  const json& body = pod.body;
+  const packed_value& body = pod.body();
   object_state state;
   state.label = string_or(body, {"status", "phase"}, "Unknown");
   state.reason = string_or(body, {"status", "reason"});
@@ -20,7 +20,7 @@ object_state pod_state(const cached_object& pod, const view_context&) {
     if (!array_or_empty(body, {"spec", "schedulingGates"}).empty()) {
       state.reason = "SchedulingGated";
       state.message = "Held back by scheduling gates; the scheduler does not consider it yet.";
-    } else if (const json* condition = unschedulable_condition(body)) {
+    } else if (const packed_value* condition = unschedulable_condition(body)) {
       state.reason = "Unschedulable";
       state.message = string_or(*condition, {"message"}, "The scheduler could not place it and gave no message.");
     }
@@ -36,22 +36,22 @@ object_state pod_state(const cached_object& pod, const view_context&) {
 
 namespace {
 
-json container_statuses(const json& pod) {
+json container_statuses(const packed_value& pod) {
   json out = json::array();
   for (const char* field : {"initContainerStatuses", "containerStatuses"}) {
-    for (const json& status : array_or_empty(pod, {"status", field})) {
+    for (const packed_value& status : array_or_empty(pod, {"status", field})) {
       json entry = {{"name", string_or(status, {"name"})},
                     {"init", std::string_view(field) == "initContainerStatuses"},
                     {"ready", get_bool(status, {"ready"}).value_or(false)},
                     {"restarts", get_int(status, {"restartCount"}).value_or(0)}};
-      const json& state = object_or_empty(status, {"state"});
+      const packed_value& state = object_or_empty(status, {"state"});
       if (state.contains("running")) {
         entry["state"] = "running";
-      } else if (const json* waiting = find(state, {"waiting"})) {
+      } else if (const packed_value* waiting = find(state, {"waiting"})) {
         entry["state"] = "waiting";
         entry["reason"] = string_or(*waiting, {"reason"});
         entry["message"] = string_or(*waiting, {"message"});
-      } else if (const json* terminated = find(state, {"terminated"})) {
+      } else if (const packed_value* terminated = find(state, {"terminated"})) {
         entry["state"] = "terminated";
         entry["reason"] = string_or(*terminated, {"reason"});
         entry["exitCode"] = get_int(*terminated, {"exitCode"}).value_or(0);
@@ -68,16 +68,16 @@ json container_statuses(const json& pod) {
 
 void pod_summary(const cached_object& pod, const view_context&, json& summary) {
   summary["node"] =
-      get_string(pod.body, {"spec", "nodeName"}) ? json(string_or(pod.body, {"spec", "nodeName"})) : json(nullptr);
+      get_string(pod.body(), {"spec", "nodeName"}) ? json(string_or(pod.body(), {"spec", "nodeName"})) : json(nullptr);
 }
 
 void pod_details(const cached_object& pod, const view_context& context, details_view& view) {
-  const json& body = pod.body;
+  const packed_value& body = pod.body();
   view.blocks["containers"] = container_statuses(body);
   if (auto node = get_string(body, {"spec", "nodeName"})) {
     view.link(context, "node", "v1", "Node", "", *node);
   }
-  for (const json& owner : array_or_empty(body, {"metadata", "ownerReferences"})) {
+  for (const packed_value& owner : array_or_empty(body, {"metadata", "ownerReferences"})) {
     view.link(context, "owner", string_or(owner, {"apiVersion"}), string_or(owner, {"kind"}), pod.namespace_,
               string_or(owner, {"name"}));
   }
@@ -85,14 +85,14 @@ void pod_details(const cached_object& pod, const view_context& context, details_
   if (string_or(body, {"status", "phase"}) == "Pending") {
     if (!array_or_empty(body, {"spec", "schedulingGates"}).empty()) {
       json gates = json::array();
-      for (const json& gate : array_or_empty(body, {"spec", "schedulingGates"})) {
+      for (const packed_value& gate : array_or_empty(body, {"spec", "schedulingGates"})) {
         gates.push_back(string_or(gate, {"name"}));
       }
       waiting = {
           {"message", "Held back by scheduling gates: the scheduler does not consider it until they are removed."},
           {"schedulingGates", gates},
           {"reasons", json::array()}};
-    } else if (const json* condition = unschedulable_condition(body)) {
+    } else if (const packed_value* condition = unschedulable_condition(body)) {
       waiting = {{"message", string_or(*condition, {"message"})},
                  {"since", string_or(*condition, {"lastTransitionTime"})},
                  {"reasons", json::array()}};

@@ -3,28 +3,28 @@
 namespace sextant::dra {
 namespace {
 
-bool condition_named_true(const json& conditions, const std::string& type) {
+bool condition_named_true(const packed_value& conditions, const std::string& type) {
   return condition_true(find_condition(conditions, type));
 }
 
 }  // namespace
 
-bool claim_deleting(const json& claim) {
+bool claim_deleting(const packed_value& claim) {
   return find(claim, {"metadata", "deletionTimestamp"}) != nullptr;
 }
 
-const json* claim_allocation(const json& claim) {
-  const json* allocation = find(claim, {"status", "allocation"});
+const packed_value* claim_allocation(const packed_value& claim) {
+  const packed_value* allocation = find(claim, {"status", "allocation"});
   return allocation != nullptr && allocation->is_object() ? allocation : nullptr;
 }
 
-std::vector<allocated_device> allocated_devices(const json& claim) {
+std::vector<allocated_device> allocated_devices(const packed_value& claim) {
   std::vector<allocated_device> out;
-  const json* allocation = claim_allocation(claim);
+  const packed_value* allocation = claim_allocation(claim);
   if (allocation == nullptr) {
     return out;
   }
-  for (const json& result : array_or_empty(*allocation, {"devices", "results"})) {
+  for (const packed_value& result : array_or_empty(*allocation, {"devices", "results"})) {
     if (!result.is_object()) {
       continue;
     }
@@ -35,8 +35,8 @@ std::vector<allocated_device> allocated_devices(const json& claim) {
   return out;
 }
 
-const json* device_status(const json& claim, const allocated_device& device) {
-  for (const json& status : array_or_empty(claim, {"status", "devices"})) {
+const packed_value* device_status(const packed_value& claim, const allocated_device& device) {
+  for (const packed_value& status : array_or_empty(claim, {"status", "devices"})) {
     if (string_or(status, {"driver"}) == device.driver && string_or(status, {"pool"}) == device.pool &&
         string_or(status, {"device"}) == device.device && string_or(status, {"shareID"}) == device.share_id) {
       return &status;
@@ -45,24 +45,24 @@ const json* device_status(const json& claim, const allocated_device& device) {
   return nullptr;
 }
 
-binding_state device_binding_state(const json& claim, const allocated_device& device) {
-  const json& wanted = array_or_empty(*device.result, {"bindingConditions"});
-  const json& failures = array_or_empty(*device.result, {"bindingFailureConditions"});
+binding_state device_binding_state(const packed_value& claim, const allocated_device& device) {
+  const packed_value& wanted = array_or_empty(*device.result, {"bindingConditions"});
+  const packed_value& failures = array_or_empty(*device.result, {"bindingFailureConditions"});
   if (wanted.empty() && failures.empty()) {
     return binding_state::none;
   }
-  const json* status = device_status(claim, device);
+  const packed_value* status = device_status(claim, device);
   // No status entry from the driver yet: not ready (the scheduler reads it the same way).
   if (status == nullptr) {
     return binding_state::waiting;
   }
-  const json& conditions = array_or_empty(*status, {"conditions"});
-  for (const json& type : failures) {
+  const packed_value& conditions = array_or_empty(*status, {"conditions"});
+  for (const packed_value& type : failures) {
     if (type.is_string() && condition_named_true(conditions, type.get<std::string>())) {
       return binding_state::failed;
     }
   }
-  for (const json& type : wanted) {
+  for (const packed_value& type : wanted) {
     if (!type.is_string() || !condition_named_true(conditions, type.get<std::string>())) {
       return binding_state::waiting;
     }
@@ -70,18 +70,18 @@ binding_state device_binding_state(const json& claim, const allocated_device& de
   return binding_state::ready;
 }
 
-std::optional<binding_failure> find_binding_failure(const json& claim) {
+std::optional<binding_failure> find_binding_failure(const packed_value& claim) {
   for (const allocated_device& device : allocated_devices(claim)) {
-    const json* status = device_status(claim, device);
+    const packed_value* status = device_status(claim, device);
     if (status == nullptr) {
       continue;
     }
-    const json& conditions = array_or_empty(*status, {"conditions"});
-    for (const json& type : array_or_empty(*device.result, {"bindingFailureConditions"})) {
+    const packed_value& conditions = array_or_empty(*status, {"conditions"});
+    for (const packed_value& type : array_or_empty(*device.result, {"bindingFailureConditions"})) {
       if (!type.is_string()) {
         continue;
       }
-      const json* condition = find_condition(conditions, type.get<std::string>());
+      const packed_value* condition = find_condition(conditions, type.get<std::string>());
       if (condition_true(condition)) {
         return binding_failure{device, type.get<std::string>(), string_or(*condition, {"reason"}),
                                string_or(*condition, {"message"})};
@@ -91,9 +91,9 @@ std::optional<binding_failure> find_binding_failure(const json& claim) {
   return std::nullopt;
 }
 
-std::vector<claim_consumer> reserved_for(const json& claim) {
+std::vector<claim_consumer> reserved_for(const packed_value& claim) {
   std::vector<claim_consumer> out;
-  for (const json& entry : array_or_empty(claim, {"status", "reservedFor"})) {
+  for (const packed_value& entry : array_or_empty(claim, {"status", "reservedFor"})) {
     if (!entry.is_object()) {
       continue;
     }

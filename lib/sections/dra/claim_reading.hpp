@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "util/json.hpp"
+#include "store/packed_value.hpp"
 
 namespace sextant::dra {
 
@@ -16,7 +16,7 @@ struct allocated_device {
   std::string pool;
   std::string device;
   std::string share_id;
-  const json* result = nullptr;  // the status.allocation.devices.results[] entry
+  const packed_value* result = nullptr;  // the status.allocation.devices.results[] entry
 };
 
 // Where a device's binding conditions stand (KEP-5007). `none` when it has none.
@@ -36,17 +36,17 @@ struct claim_consumer {
   std::string uid;
 };
 
-bool claim_deleting(const json& claim);
+bool claim_deleting(const packed_value& claim);
 // status.allocation when it is an object.
-const json* claim_allocation(const json& claim);
-std::vector<allocated_device> allocated_devices(const json& claim);
+const packed_value* claim_allocation(const packed_value& claim);
+std::vector<allocated_device> allocated_devices(const packed_value& claim);
 // The driver's status.devices[] entry for an allocated device (matched on driver, pool,
 // device and shareID), or nullptr.
-const json* device_status(const json& claim, const allocated_device& device);
-binding_state device_binding_state(const json& claim, const allocated_device& device);
+const packed_value* device_status(const packed_value& claim, const allocated_device& device);
+binding_state device_binding_state(const packed_value& claim, const allocated_device& device);
 // The first allocated device whose driver set a bindingFailureConditions type to True.
-std::optional<binding_failure> find_binding_failure(const json& claim);
-std::vector<claim_consumer> reserved_for(const json& claim);
+std::optional<binding_failure> find_binding_failure(const packed_value& claim);
+std::vector<claim_consumer> reserved_for(const packed_value& claim);
 
 // "gpu/older-gpu" -> {"gpu", "older-gpu"}; "gpu" -> {"gpu", ""}.
 std::pair<std::string, std::string> split_request(const std::string& request);

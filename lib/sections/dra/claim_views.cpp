@@ -70,9 +70,9 @@ json consumer_exists(const consumer_kind& kind, const std::string& namespace_, c
   return context.store.completeness(kind.type).complete() ? json(false) : json("cannot tell");
 }
 
-json conditions_json(const json& conditions) {
+json conditions_json(const packed_value& conditions) {
   json out = json::array();
-  for (const json& condition : conditions) {
+  for (const packed_value& condition : conditions) {
     out.push_back({{"type", string_or(condition, {"type"})},
                    {"status", string_or(condition, {"status"})},
                    {"reason", string_or(condition, {"reason"})},
@@ -113,9 +113,10 @@ const read_slice_entry* slice_of(const slice_window& slices, const pool_index& p
 
 json read_allocation(const cached_object& claim, const view_context& context, details_view& view,
                      reading_notes& notes) {
-  const json* allocation = claim_allocation(claim.body);
+  const packed_value* allocation = claim_allocation(claim.body());
   if (allocation == nullptr) {
-    if (const json* written = find(claim.body, {"status", "allocation"}); written != nullptr && !written->is_null()) {
+    if (const packed_value* written = find(claim.body(), {"status", "allocation"});
+        written != nullptr && !written->is_null()) {
       notes.wrong_type("status.allocation", "an object");
     }
     return nullptr;
@@ -123,11 +124,11 @@ json read_allocation(const cached_object& claim, const view_context& context, de
   slice_window slices = read_slice_window(context);
   pool_index pools(slices.slices);
   json devices = json::array();
-  for (const allocated_device& device : allocated_devices(claim.body)) {
+  for (const allocated_device& device : allocated_devices(claim.body())) {
     auto [main_request, sub_request] = split_request(device.request);
-    const json* status = device_status(claim.body, device);
+    const packed_value* status = device_status(claim.body(), device);
     const read_slice_entry* slice = slice_of(slices, pools, device);
-    binding_state binding = device_binding_state(claim.body, device);
+    binding_state binding = device_binding_state(claim.body(), device);
     json binding_conditions = string_array(member(*device.result, "bindingConditions"));
     json entry = {
         {"request", device.request},
@@ -150,7 +151,7 @@ json read_allocation(const cached_object& claim, const view_context& context, de
     }
     if (binding == binding_state::waiting) {
       std::vector<std::string> names;
-      for (const json& name : binding_conditions) {
+      for (const auto& name : binding_conditions) {
         names.push_back(name.get<std::string>());
       }
       view.note("Device " + device_text(device) + " waits for its driver to report " + joined(names) +
@@ -162,7 +163,7 @@ json read_allocation(const cached_object& claim, const view_context& context, de
     notes.add("The allocation lists no devices.");
   }
   json out = {{"devices", std::move(devices)}, {"node", nullptr}, {"nodeSelector", nullptr}};
-  const json* selector = find(*allocation, {"nodeSelector"});
+  const packed_value* selector = find(*allocation, {"nodeSelector"});
   if (selector == nullptr || selector->is_null()) {
     out["availableOnEveryNode"] = true;
   } else {
@@ -176,7 +177,7 @@ json read_allocation(const cached_object& claim, const view_context& context, de
   }
   out["allocationTimestamp"] = string_or_null(*allocation, {"allocationTimestamp"});
   json config = json::array();
-  for (const json& entry : array_or_empty(*allocation, {"devices", "config"})) {
+  for (const packed_value& entry : array_or_empty(*allocation, {"devices", "config"})) {
     config.push_back(read_opaque_config(entry, notes, "the allocation"));
   }
   out["config"] = std::move(config);
@@ -189,7 +190,7 @@ json read_allocation(const cached_object& claim, const view_context& context, de
 
 json read_consumers(const cached_object& claim, const view_context& context, details_view& view) {
   json out = json::array();
-  for (const claim_consumer& consumer : reserved_for(claim.body)) {
+  for (const claim_consumer& consumer : reserved_for(claim.body())) {
     consumer_kind kind = kind_of(consumer, context);
     json exists = consumer_exists(kind, claim.namespace_, consumer, context);
     json path = context.path_json(kind.type, claim.namespace_, consumer.name);
@@ -213,8 +214,8 @@ json read_consumers(const cached_object& claim, const view_context& context, det
 }  // namespace
 
 object_state claim_state(const cached_object& claim, const view_context&) {
-  const json& body = claim.body;
-  const json* allocation = claim_allocation(body);
+  const packed_value& body = claim.body();
+  const packed_value* allocation = claim_allocation(body);
   std::vector<claim_consumer> consumers = reserved_for(body);
   object_state state;
   if (claim_deleting(body)) {
@@ -248,7 +249,7 @@ object_state claim_state(const cached_object& claim, const view_context&) {
     state.reason = "Allocated";
     std::size_t count = allocated_devices(body).size();
     state.message = "Allocated " + std::to_string(count) + (count == 1 ? " device" : " devices");
-    const json* selector = find(*allocation, {"nodeSelector"});
+    const packed_value* selector = find(*allocation, {"nodeSelector"});
     if (auto node = selector == nullptr ? std::nullopt : pinned_node(*selector)) {
       state.message += " on node " + *node;
     }
@@ -262,48 +263,48 @@ object_state claim_state(const cached_object& claim, const view_context&) {
 }
 
 void claim_summary(const cached_object& claim, const view_context&, json& summary) {
-  const json* allocation = claim_allocation(claim.body);
+  const packed_value* allocation = claim_allocation(claim.body());
   json node = nullptr;
   if (allocation != nullptr) {
-    if (const json* selector = find(*allocation, {"nodeSelector"})) {
+    if (const packed_value* selector = find(*allocation, {"nodeSelector"})) {
       if (auto pinned = pinned_node(*selector)) {
         node = *pinned;
       }
     }
   }
   summary["node"] = std::move(node);
-  summary["deviceCount"] = allocated_devices(claim.body).size();
-  summary["consumerCount"] = reserved_for(claim.body).size();
+  summary["deviceCount"] = allocated_devices(claim.body()).size();
+  summary["consumerCount"] = reserved_for(claim.body()).size();
 }
 
 void claim_details(const cached_object& claim, const view_context& context, details_view& view) {
   reading_notes notes;
-  json spec = read_claim_spec(member(claim.body, "spec"), notes);
+  json spec = read_claim_spec(member(claim.body(), "spec"), notes);
   bool selectors = has_selectors(spec);
   for (auto& [key, block] : spec.items()) {
     view.blocks[key] = std::move(block);
   }
   view.blocks["allocation"] = read_allocation(claim, context, view, notes);
   view.blocks["consumers"] = read_consumers(claim, context, view);
-  if (const json* status = find(claim.body, {"status"}); status != nullptr && !status->is_object()) {
+  if (const packed_value* status = find(claim.body(), {"status"}); status != nullptr && !status->is_object()) {
     notes.wrong_type("status", "an object");
   }
   // A claim made from a template is owned by its pod and says which pod claim it serves.
   json generated = nullptr;
-  for (const json& owner : array_or_empty(claim.body, {"metadata", "ownerReferences"})) {
+  for (const packed_value& owner : array_or_empty(claim.body(), {"metadata", "ownerReferences"})) {
     if (string_or(owner, {"kind"}) == "Pod" && get_bool(owner, {"controller"}).value_or(false)) {
       generated = {{"pod", string_or(owner, {"name"})},
                    {"podClaimName",
-                    string_or_null(claim.body, {"metadata", "annotations", "resource.kubernetes.io/pod-claim-name"})},
+                    string_or_null(claim.body(), {"metadata", "annotations", "resource.kubernetes.io/pod-claim-name"})},
                    {"path", context.path_json({"", "Pod"}, claim.namespace_, string_or(owner, {"name"}))}};
       view.link(context, "owner", "v1", "Pod", claim.namespace_, string_or(owner, {"name"}));
     }
   }
   view.blocks["generatedFor"] = std::move(generated);
-  for (const std::string& device_class : device_classes_of(member(claim.body, "spec"))) {
+  for (const std::string& device_class : device_classes_of(member(claim.body(), "spec"))) {
     view.link(context, "deviceClass", dra_api_version(context, device_class_kind), "DeviceClass", "", device_class);
   }
-  if (get_bool(claim.body, {"status", "deallocationRequested"}).value_or(false)) {
+  if (get_bool(claim.body(), {"status", "deallocationRequested"}).value_or(false)) {
     view.note("Deallocation was requested (classic DRA of Kubernetes 1.31).");
   }
   if (selectors) {

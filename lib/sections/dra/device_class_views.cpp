@@ -16,7 +16,8 @@ json users_of(const kind_key& type, const std::string& device_class, const view_
   json out = json::array();
   std::size_t total = 0;
   for (const object_ptr& object : context.store.list(type)) {
-    const json& spec = templates ? member(member(object->body, "spec"), "spec") : member(object->body, "spec");
+    const packed_value& spec =
+        templates ? member(member(object->body(), "spec"), "spec") : member(object->body(), "spec");
     std::vector<std::string> classes = device_classes_of(spec);
     if (std::find(classes.begin(), classes.end(), device_class) == classes.end()) {
       continue;
@@ -38,7 +39,7 @@ json users_of(const kind_key& type, const std::string& device_class, const view_
 
 object_state device_class_state(const cached_object& device_class, const view_context&) {
   reading_notes notes;
-  json selectors = cel_expressions(member(member(device_class.body, "spec"), "selectors"), notes, "the class");
+  json selectors = cel_expressions(member(member(device_class.body(), "spec"), "selectors"), notes, "the class");
   std::size_t count = selectors.size();
   return object_state{"Defined", "",
                       count == 0 ? "Selects every device (no selector)."
@@ -47,12 +48,12 @@ object_state device_class_state(const cached_object& device_class, const view_co
 }
 
 void device_class_summary(const cached_object& device_class, const view_context&, json& summary) {
-  summary["extendedResourceName"] = string_or_null(device_class.body, {"spec", "extendedResourceName"});
+  summary["extendedResourceName"] = string_or_null(device_class.body(), {"spec", "extendedResourceName"});
 }
 
 void device_class_details(const cached_object& device_class, const view_context& context, details_view& view) {
   reading_notes notes;
-  const json& spec = member(device_class.body, "spec");
+  const packed_value& spec = member(device_class.body(), "spec");
   if (!spec.is_object()) {
     notes.add(spec.is_null() ? "The class has no spec: it selects every device."
                              : "The class spec is not an object; it cannot be read.");
@@ -61,7 +62,7 @@ void device_class_details(const cached_object& device_class, const view_context&
   bool any_selector = !selectors.empty();
   view.blocks["selectors"] = std::move(selectors);
   json config = json::array();
-  for (const json& entry : array_or_empty(spec, {"config"})) {
+  for (const packed_value& entry : array_or_empty(spec, {"config"})) {
     config.push_back(read_opaque_config(entry, notes, "the class"));
   }
   view.blocks["config"] = std::move(config);

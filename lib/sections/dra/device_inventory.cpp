@@ -26,7 +26,7 @@ slice_window read_slice_window(const view_context& context) {
   }
   window.slices.reserve(all.size());
   for (object_ptr& object : all) {
-    slice_info info = read_slice(object->body);
+    slice_info info = read_slice(object->body());
     window.slices.push_back(read_slice_entry{std::move(object), std::move(info)});
   }
   return window;
@@ -36,7 +36,7 @@ pool_status pool_of(const view_context& context, const std::string& driver, cons
   pool_status status;
   bool seen = false;
   for (const object_ptr& slice : context.store.list(slice_kind)) {
-    const json& spec = member(slice->body, "spec");
+    const packed_value& spec = member(slice->body(), "spec");
     if (string_or(spec, {"driver"}) != driver || string_or(spec, {"pool", "name"}) != pool) {
       continue;
     }
@@ -89,7 +89,7 @@ allocation_index::allocation_index(const view_context& context) {
                    : completeness.reason.empty() ? std::string("the Resource Claim list has not been read in full")
                                                  : completeness.reason;
   for (const object_ptr& claim : context.store.list(claim_kind)) {
-    for (const allocated_device& device : allocated_devices(claim->body)) {
+    for (const allocated_device& device : allocated_devices(claim->body())) {
       holders_[{device.driver, device.pool, device.device}].push_back(
           claim_holder{claim->namespace_, claim->name, context.path_json(claim_kind, claim->namespace_, claim->name)});
     }

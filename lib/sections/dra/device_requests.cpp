@@ -5,19 +5,19 @@
 namespace sextant::dra {
 namespace {
 
-json int_or_null(const json& object, const char* key) {
+json int_or_null(const packed_value& object, const char* key) {
   auto value = get_int(object, {key});
   return value ? json(*value) : json(nullptr);
 }
 
-json bool_or_null(const json& object, const char* key) {
+json bool_or_null(const packed_value& object, const char* key) {
   auto value = get_bool(object, {key});
   return value ? json(*value) : json(nullptr);
 }
 
 // How many devices a request or alternative asks for, in words, as the API server defaults it
 // (an empty mode is ExactCount, a count of 0 is 1).
-std::string amount_text(const json& fields) {
+std::string amount_text(const packed_value& fields) {
   std::string mode = string_or(fields, {"allocationMode"}, "ExactCount");
   std::string device_class = string_or(fields, {"deviceClassName"}, "(no class)");
   if (mode == "All") {
@@ -31,9 +31,9 @@ std::string amount_text(const json& fields) {
 }
 
 // The fields an exact request and an alternative share.
-json read_exact_fields(const json& fields, reading_notes& notes, const std::string& owner) {
+json read_exact_fields(const packed_value& fields, reading_notes& notes, const std::string& owner) {
   json capacity = json::object();
-  if (const json* requests = find(fields, {"capacity", "requests"})) {
+  if (const packed_value* requests = find(fields, {"capacity", "requests"})) {
     if (requests->is_object()) {
       for (const auto& [name, quantity] : requests->items()) {
         capacity[name] = quantity_text(quantity);
@@ -43,14 +43,14 @@ json read_exact_fields(const json& fields, reading_notes& notes, const std::stri
     }
   }
   json tolerations = json::array();
-  if (const json* written = find(fields, {"tolerations"})) {
+  if (const packed_value* written = find(fields, {"tolerations"})) {
     if (written->is_array()) {
       tolerations = *written;
     } else {
       notes.wrong_type("The tolerations of " + owner, "a list");
     }
   }
-  if (const json* count = find(fields, {"count"}); count != nullptr && !count->is_number()) {
+  if (const packed_value* count = find(fields, {"count"}); count != nullptr && !count->is_number()) {
     notes.wrong_type("The count of " + owner, "a number");
   }
   return json{{"deviceClassName", string_or_null(fields, {"deviceClassName"})},
@@ -62,7 +62,7 @@ json read_exact_fields(const json& fields, reading_notes& notes, const std::stri
               {"capacity", std::move(capacity)}};
 }
 
-json read_request(const json& request, reading_notes& notes, std::size_t index) {
+json read_request(const packed_value& request, reading_notes& notes, std::size_t index) {
   std::string name = string_or(request, {"name"});
   std::string owner = "request " + (name.empty() ? "#" + std::to_string(index + 1) : name);
   if (!request.is_object()) {
@@ -70,8 +70,8 @@ json read_request(const json& request, reading_notes& notes, std::size_t index) 
     return nullptr;
   }
   // v1beta2 and v1 nest the exact request under `exactly`; older versions keep it inline.
-  const json* exactly = find(request, {"exactly"});
-  const json& exact_fields = exactly != nullptr && exactly->is_object() ? *exactly : request;
+  const packed_value* exactly = find(request, {"exactly"});
+  const packed_value& exact_fields = exactly != nullptr && exactly->is_object() ? *exactly : request;
   json out = {{"name", name.empty() ? json(nullptr) : json(name)}};
   json exact = read_exact_fields(exact_fields, notes, owner);
   for (auto& [key, value] : exact.items()) {
@@ -79,11 +79,11 @@ json read_request(const json& request, reading_notes& notes, std::size_t index) 
   }
   json alternatives = json::array();
   std::vector<std::string> alternative_texts;
-  if (const json* first_available = find(request, {"firstAvailable"})) {
+  if (const packed_value* first_available = find(request, {"firstAvailable"})) {
     if (!first_available->is_array()) {
       notes.wrong_type("The firstAvailable list of " + owner, "a list");
     } else {
-      for (const json& alternative : *first_available) {
+      for (const packed_value& alternative : *first_available) {
         std::string sub = string_or(alternative, {"name"});
         json entry = {{"name", sub.empty() ? json(nullptr) : json(sub)}, {"request", name + "/" + sub}};
         json fields = read_exact_fields(alternative, notes, owner + "/" + sub);
@@ -111,13 +111,13 @@ json read_request(const json& request, reading_notes& notes, std::size_t index) 
 
 }  // namespace
 
-json read_opaque_config(const json& entry, reading_notes& notes, const std::string& owner) {
+json read_opaque_config(const packed_value& entry, reading_notes& notes, const std::string& owner) {
   json out = json::object();
   if (auto source = get_string(entry, {"source"})) {
     out["source"] = *source;
   }
   out["requests"] = string_array(member(entry, "requests"));
-  const json* opaque = find(entry, {"opaque"});
+  const packed_value* opaque = find(entry, {"opaque"});
   if (opaque == nullptr || !opaque->is_object()) {
     notes.add("A configuration entry of " + owner + " has no opaque driver configuration Sextant can show.");
     out["driver"] = nullptr;
@@ -125,19 +125,19 @@ json read_opaque_config(const json& entry, reading_notes& notes, const std::stri
     return out;
   }
   out["driver"] = string_or_null(*opaque, {"driver"});
-  const json* parameters = find(*opaque, {"parameters"});
+  const packed_value* parameters = find(*opaque, {"parameters"});
   out["parameters"] = parameters == nullptr ? json(nullptr) : json(json_text(*parameters));
   return out;
 }
 
-json read_claim_spec(const json& spec, reading_notes& notes) {
+json read_claim_spec(const packed_value& spec, reading_notes& notes) {
   json out = {{"requests", json::array()}, {"constraints", json::array()}, {"config", json::array()}};
   if (!spec.is_object()) {
     notes.add(spec.is_null() ? "The claim spec is missing; no requests can be shown."
                              : "The claim spec is not an object; no requests can be shown.");
     return out;
   }
-  const json* devices = find(spec, {"devices"});
+  const packed_value* devices = find(spec, {"devices"});
   if (devices == nullptr) {
     notes.add("The claim spec has no devices section: it requests nothing.");
     return out;
@@ -146,7 +146,7 @@ json read_claim_spec(const json& spec, reading_notes& notes) {
     notes.wrong_type("spec.devices", "an object");
     return out;
   }
-  if (const json* requests = find(*devices, {"requests"})) {
+  if (const packed_value* requests = find(*devices, {"requests"})) {
     if (!requests->is_array()) {
       notes.wrong_type("spec.devices.requests", "a list");
     } else {
@@ -158,30 +158,30 @@ json read_claim_spec(const json& spec, reading_notes& notes) {
       }
     }
   }
-  for (const json& constraint : array_or_empty(*devices, {"constraints"})) {
+  for (const packed_value& constraint : array_or_empty(*devices, {"constraints"})) {
     out["constraints"].push_back({{"requests", string_array(member(constraint, "requests"))},
                                   {"matchAttribute", string_or_null(constraint, {"matchAttribute"})},
                                   {"distinctAttribute", string_or_null(constraint, {"distinctAttribute"})}});
   }
-  for (const json& entry : array_or_empty(*devices, {"config"})) {
+  for (const packed_value& entry : array_or_empty(*devices, {"config"})) {
     out["config"].push_back(read_opaque_config(entry, notes, "the claim"));
   }
   return out;
 }
 
-std::vector<std::string> device_classes_of(const json& spec) {
+std::vector<std::string> device_classes_of(const packed_value& spec) {
   std::vector<std::string> out;
-  auto add = [&out](const json& fields) {
+  auto add = [&out](const packed_value& fields) {
     if (auto name = get_string(fields, {"deviceClassName"}); name && !name->empty()) {
       if (std::find(out.begin(), out.end(), *name) == out.end()) {
         out.push_back(*name);
       }
     }
   };
-  for (const json& request : array_or_empty(spec, {"devices", "requests"})) {
+  for (const packed_value& request : array_or_empty(spec, {"devices", "requests"})) {
     add(request);
     add(object_or_empty(request, {"exactly"}));
-    for (const json& alternative : array_or_empty(request, {"firstAvailable"})) {
+    for (const packed_value& alternative : array_or_empty(request, {"firstAvailable"})) {
       add(alternative);
     }
   }

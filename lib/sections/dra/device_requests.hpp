@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "sections/dra/field_text.hpp"
-#include "util/json.hpp"
+#include "store/packed_value.hpp"
 
 namespace sextant::dra {
 
@@ -14,13 +14,13 @@ namespace sextant::dra {
 // of a template). Each request: {name, deviceClassName, selectors[], allocationMode, count,
 // adminAccess, tolerations[], capacity{}, firstAvailable[], text}. Values are as written (null
 // when absent); `text` says in words what the request asks, with the API server's defaults.
-json read_claim_spec(const json& spec, reading_notes& notes);
+json read_claim_spec(const packed_value& spec, reading_notes& notes);
 
 // One `config[]` entry: {requests[], driver, parameters (JSON text)} plus `source` when set.
-json read_opaque_config(const json& entry, reading_notes& notes, const std::string& owner);
+json read_opaque_config(const packed_value& entry, reading_notes& notes, const std::string& owner);
 
 // Every device class a claim spec names, in order, without repeats.
-std::vector<std::string> device_classes_of(const json& spec);
+std::vector<std::string> device_classes_of(const packed_value& spec);
 
 // Whether any request or alternative of a read spec has a CEL selector.
 bool has_selectors(const json& read_spec);

@@ -13,7 +13,7 @@
 namespace sextant::dra {
 
 std::vector<finding> evaluate_pod(const cached_object& pod, const view_context& context) {
-  const json& body = pod.body;
+  const packed_value& body = pod.body();
   if (!waiting_for_scheduler(body) || scheduling_gated(body) || context.store.count(device_class_kind) == 0) {
     return {};
   }
@@ -21,7 +21,7 @@ std::vector<finding> evaluate_pod(const cached_object& pod, const view_context& 
   if (claims.empty()) {
     return {};
   }
-  const json* condition = not_scheduled_condition(body);
+  const packed_value* condition = not_scheduled_condition(body);
   scheduler_reading scheduler =
       recognise_scheduler_message(condition == nullptr ? std::string() : string_or(*condition, {"message"}));
   bool dra_named = !scheduler.reasons.empty();
@@ -35,7 +35,7 @@ std::vector<finding> evaluate_pod(const cached_object& pod, const view_context& 
         parts.push_back("claim " + entry.claim_name + " does not exist");
         break;
       case claim_resolution::found:
-        if (dra_named && claim_allocation(entry.claim->body) == nullptr) {
+        if (dra_named && claim_allocation(entry.claim->body()) == nullptr) {
           parts.push_back("claim " + entry.claim_name + " is not allocated");
         }
         break;

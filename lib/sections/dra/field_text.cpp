@@ -15,7 +15,7 @@ void reading_notes::wrong_type(std::string_view what, std::string_view expected)
   add(std::string(what) + " is not " + std::string(expected) + "; it is left out.");
 }
 
-std::string quantity_text(const json& value) {
+std::string quantity_text(const packed_value& value) {
   if (value.is_string()) {
     return value.get<std::string>();
   }
@@ -25,15 +25,15 @@ std::string quantity_text(const json& value) {
   return {};
 }
 
-std::string capacity_value(const json& entry) {
+std::string capacity_value(const packed_value& entry) {
   if (entry.is_object()) {
-    const json* value = find(entry, {"value"});
+    const packed_value* value = find(entry, {"value"});
     return value == nullptr ? std::string() : quantity_text(*value);
   }
   return quantity_text(entry);
 }
 
-json capacity_map(const json& capacity, reading_notes& notes, std::string_view device) {
+json capacity_map(const packed_value& capacity, reading_notes& notes, std::string_view device) {
   json out = json::object();
   if (capacity.is_null()) {
     return out;
@@ -45,20 +45,19 @@ json capacity_map(const json& capacity, reading_notes& notes, std::string_view d
   for (const auto& [name, entry] : capacity.items()) {
     std::string text = capacity_value(entry);
     if (text.empty()) {
-      notes.add("Capacity " + name + " of device " + std::string(device) + " has no readable quantity.");
+      notes.add("Capacity " + std::string(name) + " of device " + std::string(device) + " has no readable quantity.");
       continue;
     }
-    out[name] = std::move(text);
+    out[std::string(name)] = std::move(text);
   }
   return out;
 }
 
-json attribute_value(const json& attribute, reading_notes& notes, std::string_view name) {
+json attribute_value(const packed_value& attribute, reading_notes& notes, std::string_view name) {
   if (attribute.is_object()) {
     for (const char* member : {"string", "int", "bool", "version", "strings", "ints", "bools", "versions"}) {
-      auto it = attribute.find(member);
-      if (it != attribute.end() && !it->is_null()) {
-        return *it;
+      if (const packed_value* value = attribute.member(member); value != nullptr && !value->is_null()) {
+        return *value;
       }
     }
   }
@@ -66,7 +65,7 @@ json attribute_value(const json& attribute, reading_notes& notes, std::string_vi
   return nullptr;
 }
 
-json attribute_map(const json& attributes, reading_notes& notes, std::string_view device) {
+json attribute_map(const packed_value& attributes, reading_notes& notes, std::string_view device) {
   json out = json::object();
   if (attributes.is_null()) {
     return out;
@@ -81,7 +80,7 @@ json attribute_map(const json& attributes, reading_notes& notes, std::string_vie
   return out;
 }
 
-json cel_expressions(const json& selectors, reading_notes& notes, std::string_view owner) {
+json cel_expressions(const packed_value& selectors, reading_notes& notes, std::string_view owner) {
   json out = json::array();
   if (selectors.is_null()) {
     return out;
@@ -90,7 +89,7 @@ json cel_expressions(const json& selectors, reading_notes& notes, std::string_vi
     notes.wrong_type("The selectors of " + std::string(owner), "a list");
     return out;
   }
-  for (const json& selector : selectors) {
+  for (const packed_value& selector : selectors) {
     if (auto expression = get_string(selector, {"cel", "expression"})) {
       out.push_back(*expression);
     } else {
@@ -100,30 +99,25 @@ json cel_expressions(const json& selectors, reading_notes& notes, std::string_vi
   return out;
 }
 
-std::string json_text(const json& value) {
-  return value.dump(2, ' ', false, json::error_handler_t::replace);
+std::string json_text(const packed_value& value) {
+  return json(value).dump(2, ' ', false, json::error_handler_t::replace);
 }
 
-const json& member(const json& object, std::string_view key) {
-  static const json null_value = nullptr;
-  if (!object.is_object()) {
-    return null_value;
-  }
-  auto it = object.find(key);
-  return it == object.end() ? null_value : *it;
+const packed_value& member(const packed_value& object, std::string_view key) {
+  return object[key];
 }
 
-json string_or_null(const json& root, std::initializer_list<path_step> path) {
-  const json* value = find(root, path);
+json string_or_null(const packed_value& root, std::initializer_list<path_step> path) {
+  const packed_value* value = find(root, path);
   return value != nullptr && value->is_string() ? *value : json(nullptr);
 }
 
-json string_array(const json& value) {
+json string_array(const packed_value& value) {
   json out = json::array();
   if (!value.is_array()) {
     return out;
   }
-  for (const json& element : value) {
+  for (const packed_value& element : value) {
     if (element.is_string()) {
       out.push_back(element);
     }

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "util/json.hpp"
+#include "store/packed_value.hpp"
 
 namespace sextant::dra {
 
@@ -21,32 +21,32 @@ struct reading_notes {
 };
 
 // A quantity as written: "80Gi", or a number printed as the API server would.
-std::string quantity_text(const json& value);
+std::string quantity_text(const packed_value& value);
 
 // A capacity entry: a bare quantity (v1alpha3) or {value, requestPolicy} (v1beta1 and later).
-std::string capacity_value(const json& entry);
+std::string capacity_value(const packed_value& entry);
 // Every capacity of a device as {name: quantity text}.
-json capacity_map(const json& capacity, reading_notes& notes, std::string_view device);
+json capacity_map(const packed_value& capacity, reading_notes& notes, std::string_view device);
 
 // An attribute's value: the member of {int, bool, string, version, ints, bools, strings,
 // versions} that is set; null with a note when none is.
-json attribute_value(const json& attribute, reading_notes& notes, std::string_view name);
-json attribute_map(const json& attributes, reading_notes& notes, std::string_view device);
+json attribute_value(const packed_value& attribute, reading_notes& notes, std::string_view name);
+json attribute_map(const packed_value& attributes, reading_notes& notes, std::string_view device);
 
 // `selectors[].cel.expression` as a list of strings, in order.
-json cel_expressions(const json& selectors, reading_notes& notes, std::string_view owner);
+json cel_expressions(const packed_value& selectors, reading_notes& notes, std::string_view owner);
 
 // JSON as indented text, invalid UTF-8 replaced: opaque driver parameters are shown this way.
-std::string json_text(const json& value);
+std::string json_text(const packed_value& value);
 
 // The member `key` of an object, or a null value: lets readers pass optional members on.
-const json& member(const json& object, std::string_view key);
+const packed_value& member(const packed_value& object, std::string_view key);
 
 // The string at `path`, or null: for view fields that are "as written or absent".
-json string_or_null(const json& root, std::initializer_list<path_step> path);
+json string_or_null(const packed_value& root, std::initializer_list<path_step> path);
 
 // A list of strings from an array of strings; other elements are skipped.
-json string_array(const json& value);
+json string_array(const packed_value& value);
 
 // The note every view with CEL selectors carries.
 inline constexpr std::string_view cel_note =

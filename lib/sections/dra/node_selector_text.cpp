@@ -16,11 +16,11 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
   return out;
 }
 
-std::string requirement_text(const json& requirement) {
+std::string requirement_text(const packed_value& requirement) {
   std::string key = string_or(requirement, {"key"}, "?");
   std::string op = string_or(requirement, {"operator"});
   std::vector<std::string> values;
-  for (const json& value : array_or_empty(requirement, {"values"})) {
+  for (const packed_value& value : array_or_empty(requirement, {"values"})) {
     if (value.is_string()) {
       values.push_back(value.get<std::string>());
     }
@@ -48,12 +48,12 @@ std::string requirement_text(const json& requirement) {
 
 }  // namespace
 
-std::string node_selector_text(const json& selector) {
+std::string node_selector_text(const packed_value& selector) {
   std::vector<std::string> terms;
-  for (const json& term : array_or_empty(selector, {"nodeSelectorTerms"})) {
+  for (const packed_value& term : array_or_empty(selector, {"nodeSelectorTerms"})) {
     std::vector<std::string> requirements;
     for (const char* field : {"matchExpressions", "matchFields"}) {
-      for (const json& requirement : array_or_empty(term, {field})) {
+      for (const packed_value& requirement : array_or_empty(term, {field})) {
         requirements.push_back(requirement_text(requirement));
       }
     }
@@ -62,17 +62,17 @@ std::string node_selector_text(const json& selector) {
   return join(terms, " or ");
 }
 
-std::optional<std::string> pinned_node(const json& selector) {
-  const json& terms = array_or_empty(selector, {"nodeSelectorTerms"});
+std::optional<std::string> pinned_node(const packed_value& selector) {
+  const packed_value& terms = array_or_empty(selector, {"nodeSelectorTerms"});
   if (terms.size() != 1 || !array_or_empty(terms[0], {"matchExpressions"}).empty()) {
     return std::nullopt;
   }
-  const json& fields = array_or_empty(terms[0], {"matchFields"});
+  const packed_value& fields = array_or_empty(terms[0], {"matchFields"});
   if (fields.size() != 1 || string_or(fields[0], {"key"}) != "metadata.name" ||
       string_or(fields[0], {"operator"}) != "In") {
     return std::nullopt;
   }
-  const json& values = array_or_empty(fields[0], {"values"});
+  const packed_value& values = array_or_empty(fields[0], {"values"});
   if (values.size() != 1 || !values[0].is_string()) {
     return std::nullopt;
   }

@@ -4,16 +4,16 @@
 #include <optional>
 #include <string>
 
-#include "util/json.hpp"
+#include "store/packed_value.hpp"
 
 namespace sextant::dra {
 
 // "gpu.example.com/zone in (a, b) and metadata.name in (n1)", terms joined with " or ".
 // Empty when the selector has no terms.
-std::string node_selector_text(const json& selector);
+std::string node_selector_text(const packed_value& selector);
 
 // The node a selector pins: one term whose only requirement is `metadata.name In [node]` (what
 // the scheduler writes for node-local devices). nullopt for any other selector.
-std::optional<std::string> pinned_node(const json& selector);
+std::optional<std::string> pinned_node(const packed_value& selector);
 
 }  // namespace sextant::dra

@@ -5,8 +5,8 @@
 namespace sextant::dra {
 namespace {
 
-bool owned_by(const json& claim, const std::string& uid) {
-  for (const json& owner : array_or_empty(claim, {"metadata", "ownerReferences"})) {
+bool owned_by(const packed_value& claim, const std::string& uid) {
+  for (const packed_value& owner : array_or_empty(claim, {"metadata", "ownerReferences"})) {
     if (string_or(owner, {"uid"}) == uid) {
       return true;
     }
@@ -18,7 +18,7 @@ void resolve(pod_claim& entry, const cached_object& pod, const view_context& con
   entry.claim = context.store.get(claim_kind, pod.namespace_, entry.claim_name);
   if (entry.claim) {
     // A generated claim must be the pod's own; a claim of that name owned by another is not.
-    bool mine = !generated || pod.uid.empty() || owned_by(entry.claim->body, pod.uid);
+    bool mine = !generated || pod.uid.empty() || owned_by(entry.claim->body(), pod.uid);
     entry.resolution = mine ? claim_resolution::found : claim_resolution::not_owned;
     return;
   }
@@ -30,9 +30,9 @@ void resolve(pod_claim& entry, const cached_object& pod, const view_context& con
 
 std::vector<pod_claim> pod_claims(const cached_object& pod, const view_context& context) {
   std::vector<pod_claim> out;
-  const json& body = pod.body;
-  const json& statuses = array_or_empty(body, {"status", "resourceClaimStatuses"});
-  for (const json& spec_claim : array_or_empty(body, {"spec", "resourceClaims"})) {
+  const packed_value& body = pod.body();
+  const packed_value& statuses = array_or_empty(body, {"status", "resourceClaimStatuses"});
+  for (const packed_value& spec_claim : array_or_empty(body, {"spec", "resourceClaims"})) {
     pod_claim entry;
     entry.name = string_or(spec_claim, {"name"});
     auto direct = get_string(spec_claim, {"resourceClaimName"});
@@ -44,8 +44,8 @@ std::vector<pod_claim> pod_claims(const cached_object& pod, const view_context& 
     } else if (from_template && !from_template->empty()) {
       entry.source = "template";
       entry.template_name = *from_template;
-      const json* status = nullptr;
-      for (const json& candidate : statuses) {
+      const packed_value* status = nullptr;
+      for (const packed_value& candidate : statuses) {
         if (string_or(candidate, {"name"}) == entry.name) {
           status = &candidate;
           break;
@@ -75,17 +75,17 @@ std::vector<pod_claim> pod_claims(const cached_object& pod, const view_context& 
   return out;
 }
 
-bool waiting_for_scheduler(const json& pod) {
+bool waiting_for_scheduler(const packed_value& pod) {
   return string_or(pod, {"status", "phase"}) == "Pending" && string_or(pod, {"spec", "nodeName"}).empty() &&
          find(pod, {"metadata", "deletionTimestamp"}) == nullptr;
 }
 
-bool scheduling_gated(const json& pod) {
+bool scheduling_gated(const packed_value& pod) {
   return !array_or_empty(pod, {"spec", "schedulingGates"}).empty();
 }
 
-const json* not_scheduled_condition(const json& pod) {
-  const json* scheduled = find_condition(array_or_empty(pod, {"status", "conditions"}), "PodScheduled");
+const packed_value* not_scheduled_condition(const packed_value& pod) {
+  const packed_value* scheduled = find_condition(array_or_empty(pod, {"status", "conditions"}), "PodScheduled");
   if (scheduled == nullptr || string_or(*scheduled, {"status"}) != "False") {
     return nullptr;
   }

@@ -33,9 +33,9 @@ struct pod_claim {
 std::vector<pod_claim> pod_claims(const cached_object& pod, const view_context& context);
 
 // Whether a pod is waiting to be scheduled: Pending, not bound, not being deleted.
-bool waiting_for_scheduler(const json& pod);
-bool scheduling_gated(const json& pod);
+bool waiting_for_scheduler(const packed_value& pod);
+bool scheduling_gated(const packed_value& pod);
 // The PodScheduled=False condition, whatever its reason (Unschedulable or SchedulerError).
-const json* not_scheduled_condition(const json& pod);
+const packed_value* not_scheduled_condition(const packed_value& pod);
 
 }  // namespace sextant::dra

@@ -31,7 +31,7 @@ object_state entry_state(const pod_claim& entry, const view_context& context) {
   return {"cannot tell", "", ""};
 }
 
-bool reserved_for_pod(const json& claim, const cached_object& pod) {
+bool reserved_for_pod(const packed_value& claim, const cached_object& pod) {
   for (const claim_consumer& consumer : reserved_for(claim)) {
     if (consumer.resource == "pods" && consumer.name == pod.name && (consumer.uid.empty() || consumer.uid == pod.uid)) {
       return true;
@@ -41,11 +41,11 @@ bool reserved_for_pod(const json& claim, const cached_object& pod) {
 }
 
 // Which containers use a pod claim, and for which of its requests.
-json claim_users(const json& pod, const std::string& claim) {
+json claim_users(const packed_value& pod, const std::string& claim) {
   json out = json::array();
   for (const char* field : {"initContainers", "containers"}) {
-    for (const json& container : array_or_empty(pod, {"spec", field})) {
-      for (const json& use : array_or_empty(container, {"resources", "claims"})) {
+    for (const packed_value& container : array_or_empty(pod, {"spec", field})) {
+      for (const packed_value& use : array_or_empty(container, {"resources", "claims"})) {
         if (string_or(use, {"name"}) == claim) {
           out.push_back({{"container", string_or(container, {"name"})}, {"request", string_or_null(use, {"request"})}});
         }
@@ -65,8 +65,8 @@ json claim_entry(const pod_claim& entry, const cached_object& pod, const view_co
               {"state", state.label},
               {"reason", state.reason.empty() ? json(nullptr) : json(state.reason)},
               {"message", state.message},
-              {"reservedForPod", entry.claim ? reserved_for_pod(entry.claim->body, pod) : false},
-              {"usedBy", claim_users(pod.body, entry.name)},
+              {"reservedForPod", entry.claim ? reserved_for_pod(entry.claim->body(), pod) : false},
+              {"usedBy", claim_users(pod.body(), entry.name)},
               {"path", known && entry.resolution != claim_resolution::not_found
                            ? context.path_json(claim_kind, pod.namespace_, entry.claim_name)
                            : json(nullptr)}};
@@ -99,11 +99,11 @@ std::vector<dra_reason> reasons_from_objects(const std::vector<pod_claim>& claim
         reason.text = "Pod claim " + entry.name + " names neither a claim nor a template.";
         break;
       case claim_resolution::found:
-        if (claim_deleting(entry.claim->body)) {
+        if (claim_deleting(entry.claim->body())) {
           reason.id = "claim-deleting";
           reason.text = "Claim " + entry.claim_name + " is being deleted.";
-        } else if (claim_allocation(entry.claim->body) == nullptr && classes_complete) {
-          for (const std::string& device_class : device_classes_of(member(entry.claim->body, "spec"))) {
+        } else if (claim_allocation(entry.claim->body()) == nullptr && classes_complete) {
+          for (const std::string& device_class : device_classes_of(member(entry.claim->body(), "spec"))) {
             if (!context.store.get(device_class_kind, "", device_class)) {
               reason.id = "device-class-missing";
               reason.device_class = device_class;
@@ -159,10 +159,10 @@ void extend_pod_details(const cached_object& pod, const view_context& context, d
   }
 
   // Why it waits: only for a pod the scheduler is considering (gated pods are not).
-  if (!waiting_for_scheduler(pod.body) || scheduling_gated(pod.body)) {
+  if (!waiting_for_scheduler(pod.body()) || scheduling_gated(pod.body())) {
     return;
   }
-  const json* condition = not_scheduled_condition(pod.body);
+  const packed_value* condition = not_scheduled_condition(pod.body());
   std::string message = condition == nullptr ? std::string() : string_or(*condition, {"message"});
   std::vector<dra_reason> reasons = recognise_scheduler_message(message).reasons;
   std::size_t told = reasons.size();
@@ -179,7 +179,7 @@ void extend_pod_details(const cached_object& pod, const view_context& context, d
     // Core shows the Unschedulable condition; DRA's binding failures and timeouts come as
     // SchedulerError, and a missing or uncreated claim gets no condition at all.
     std::string since = condition != nullptr ? string_or(*condition, {"lastTransitionTime"})
-                                             : string_or(pod.body, {"metadata", "creationTimestamp"});
+                                             : string_or(pod.body(), {"metadata", "creationTimestamp"});
     waiting = {{"message", message.empty() ? json(nullptr) : json(message)},
                {"since", since.empty() ? json(nullptr) : json(since)},
                {"reasons", json::array()}};

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "util/json.hpp"
+#include "store/packed_value.hpp"
 
 namespace sextant::dra {
 

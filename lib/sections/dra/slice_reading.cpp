@@ -5,7 +5,8 @@
 namespace sextant::dra {
 namespace {
 
-published_device read_device(const json& device, const slice_info& slice, reading_notes& notes, std::size_t index) {
+published_device read_device(const packed_value& device, const slice_info& slice, reading_notes& notes,
+                             std::size_t index) {
   published_device out;
   out.name = string_or(device, {"name"});
   if (out.name.empty()) {
@@ -13,15 +14,15 @@ published_device read_device(const json& device, const slice_info& slice, readin
     notes.add("Device " + out.name + " has no name.");
   }
   // v1alpha3 and v1beta1 keep the fields under `basic`; v1beta2 and v1 on the device itself.
-  const json* basic = find(device, {"basic"});
-  const json& fields = basic != nullptr && basic->is_object() ? *basic : device;
+  const packed_value* basic = find(device, {"basic"});
+  const packed_value& fields = basic != nullptr && basic->is_object() ? *basic : device;
   out.attributes = attribute_map(member(fields, "attributes"), notes, out.name);
   out.capacity = capacity_map(member(fields, "capacity"), notes, out.name);
-  if (const json* taints = find(fields, {"taints"}); taints != nullptr && taints->is_array()) {
+  if (const packed_value* taints = find(fields, {"taints"}); taints != nullptr && taints->is_array()) {
     out.taints = *taints;
   }
   out.node = string_or(fields, {"nodeName"});
-  if (const json* selector = find(fields, {"nodeSelector"}); selector != nullptr && selector->is_object()) {
+  if (const packed_value* selector = find(fields, {"nodeSelector"}); selector != nullptr && selector->is_object()) {
     out.node_selector = node_selector_text(*selector);
   }
   out.all_nodes = get_bool(fields, {"allNodes"}).value_or(false);
@@ -36,9 +37,9 @@ published_device read_device(const json& device, const slice_info& slice, readin
 
 }  // namespace
 
-slice_info read_slice(const json& slice) {
+slice_info read_slice(const packed_value& slice) {
   slice_info out;
-  const json* spec = find(slice, {"spec"});
+  const packed_value* spec = find(slice, {"spec"});
   if (spec == nullptr || !spec->is_object()) {
     out.notes.add(spec == nullptr ? "The slice has no spec: it publishes nothing Sextant can read."
                                   : "The slice spec is not an object: it publishes nothing Sextant can read.");
@@ -48,7 +49,7 @@ slice_info read_slice(const json& slice) {
   if (out.driver.empty()) {
     out.notes.add("The slice names no driver.");
   }
-  const json& pool = member(*spec, "pool");
+  const packed_value& pool = member(*spec, "pool");
   if (!pool.is_object()) {
     out.notes.add("The slice names no pool.");
   }
@@ -56,7 +57,7 @@ slice_info read_slice(const json& slice) {
   out.generation = get_int(pool, {"generation"});
   out.slice_count = get_int(pool, {"resourceSliceCount"});
   out.node_name = string_or(*spec, {"nodeName"});
-  if (const json* selector = find(*spec, {"nodeSelector"}); selector != nullptr && selector->is_object()) {
+  if (const packed_value* selector = find(*spec, {"nodeSelector"}); selector != nullptr && selector->is_object()) {
     out.node_selector = node_selector_text(*selector);
     if (auto node = pinned_node(*selector)) {
       out.node_name = *node;
@@ -64,10 +65,10 @@ slice_info read_slice(const json& slice) {
   }
   out.all_nodes = get_bool(*spec, {"allNodes"}).value_or(false);
   out.per_device_node_selection = get_bool(*spec, {"perDeviceNodeSelection"}).value_or(false);
-  if (const json* counters = find(*spec, {"sharedCounters"}); counters != nullptr && counters->is_array()) {
+  if (const packed_value* counters = find(*spec, {"sharedCounters"}); counters != nullptr && counters->is_array()) {
     out.shared_counters = *counters;
   }
-  if (const json* devices = find(*spec, {"devices"}); devices != nullptr) {
+  if (const packed_value* devices = find(*spec, {"devices"}); devices != nullptr) {
     if (!devices->is_array()) {
       out.notes.wrong_type("spec.devices", "a list");
     } else {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sections/dra/field_text.hpp"
-#include "util/json.hpp"
+#include "store/packed_value.hpp"
 
 namespace sextant::dra {
 
@@ -37,7 +37,7 @@ struct slice_info {
   reading_notes notes;
 };
 
-slice_info read_slice(const json& slice);
+slice_info read_slice(const packed_value& slice);
 
 // Where a slice or device may be used, in words: "node gpu-node-1", "every node", a selector.
 std::string node_scope_text(const std::string& node, const std::string& selector, bool all_nodes);

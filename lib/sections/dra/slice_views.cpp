@@ -6,7 +6,7 @@
 namespace sextant::dra {
 
 object_state slice_state(const cached_object& slice, const view_context& context) {
-  const json& spec = member(slice.body, "spec");
+  const packed_value& spec = member(slice.body(), "spec");
   std::string driver = string_or(spec, {"driver"});
   std::string pool = string_or(spec, {"pool", "name"});
   std::int64_t generation = get_int(spec, {"pool", "generation"}).value_or(0);
@@ -28,7 +28,7 @@ object_state slice_state(const cached_object& slice, const view_context& context
 }
 
 void slice_summary(const cached_object& slice, const view_context&, json& summary) {
-  slice_info info = read_slice(slice.body);
+  slice_info info = read_slice(slice.body());
   summary["driver"] = info.driver;
   summary["pool"] = info.pool;
   summary["node"] = info.node_name.empty() ? json(nullptr) : json(info.node_name);
@@ -36,7 +36,7 @@ void slice_summary(const cached_object& slice, const view_context&, json& summar
 }
 
 void slice_details(const cached_object& slice, const view_context& context, details_view& view) {
-  slice_info info = read_slice(slice.body);
+  slice_info info = read_slice(slice.body());
   pool_status pool = pool_of(context, info.driver, info.pool);
   view.blocks["poolStatus"] = {{"name", info.pool},
                                {"generation", info.generation ? json(*info.generation) : json(nullptr)},

@@ -18,7 +18,7 @@ std::string request_texts(const json& read_spec) {
 
 object_state template_state(const cached_object& claim_template, const view_context&) {
   reading_notes notes;
-  json spec = read_claim_spec(member(member(claim_template.body, "spec"), "spec"), notes);
+  json spec = read_claim_spec(member(member(claim_template.body(), "spec"), "spec"), notes);
   std::string requests = request_texts(spec);
   return object_state{"Defined", "",
                       requests.empty() ? "Requests nothing Sextant can read." : "Requests " + requests + "."};
@@ -26,7 +26,7 @@ object_state template_state(const cached_object& claim_template, const view_cont
 
 void template_summary(const cached_object& claim_template, const view_context&, json& summary) {
   json classes = json::array();
-  for (const std::string& name : device_classes_of(member(member(claim_template.body, "spec"), "spec"))) {
+  for (const std::string& name : device_classes_of(member(member(claim_template.body(), "spec"), "spec"))) {
     classes.push_back(name);
   }
   summary["deviceClasses"] = std::move(classes);
@@ -34,7 +34,7 @@ void template_summary(const cached_object& claim_template, const view_context&, 
 
 void template_details(const cached_object& claim_template, const view_context& context, details_view& view) {
   reading_notes notes;
-  const json& outer = member(claim_template.body, "spec");
+  const packed_value& outer = member(claim_template.body(), "spec");
   if (!outer.is_object()) {
     notes.add(outer.is_null() ? "The template has no spec." : "The template spec is not an object.");
   }

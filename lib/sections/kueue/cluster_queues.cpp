@@ -11,12 +11,13 @@ namespace sextant::kueue {
 namespace {
 
 // status.flavorsReservation / flavorsUsage entry for one flavor and resource, or nullptr.
-const json* usage_entry(const json& queue, const char* field, const std::string& flavor, const std::string& resource) {
-  for (const json& flavor_usage : array_or_empty(queue, {"status", field})) {
+const packed_value* usage_entry(const packed_value& queue, const char* field, const std::string& flavor,
+                                const std::string& resource) {
+  for (const packed_value& flavor_usage : array_or_empty(queue, {"status", field})) {
     if (string_or(flavor_usage, {"name"}) != flavor) {
       continue;
     }
-    for (const json& entry : array_or_empty(flavor_usage, {"resources"})) {
+    for (const packed_value& entry : array_or_empty(flavor_usage, {"resources"})) {
       if (string_or(entry, {"name"}) == resource) {
         return &entry;
       }
@@ -37,7 +38,7 @@ json share_percent(const json& nominal, const json& reserved) {
   return static_cast<double>(std::round(used->value / quota->value * 1000.0L) / 10.0L);
 }
 
-json counters(const json& queue) {
+json counters(const packed_value& queue) {
   json out = json::object();
   for (const char* field : {"pendingWorkloads", "reservingWorkloads", "admittedWorkloads"}) {
     auto value = get_int(queue, {"status", field});
@@ -49,13 +50,13 @@ json counters(const json& queue) {
 }  // namespace
 
 json quota_table(const cached_object& queue, const view_context&) {
-  const json& body = queue.body;
+  const packed_value& body = queue.body();
   json rows = quota_rows(body, !cohort_of(body).empty());
   auto fill = [&body](json& row) {
     std::string flavor = row["flavor"].get<std::string>();
     std::string resource = row["resource"].get<std::string>();
-    const json* reserved = usage_entry(body, "flavorsReservation", flavor, resource);
-    const json* used = usage_entry(body, "flavorsUsage", flavor, resource);
+    const packed_value* reserved = usage_entry(body, "flavorsReservation", flavor, resource);
+    const packed_value* used = usage_entry(body, "flavorsUsage", flavor, resource);
     row["reserved"] = reserved != nullptr ? quantity_text(find(*reserved, {"total"})) : json(nullptr);
     row["borrowed"] = reserved != nullptr ? quantity_text(find(*reserved, {"borrowed"})) : json(nullptr);
     if (reserved != nullptr && row["borrowed"].is_null() && row["reserved"].is_string()) {
@@ -69,8 +70,8 @@ json quota_table(const cached_object& queue, const view_context&) {
   }
   // Usage of a flavor or resource the spec no longer lists (being drained after an edit).
   for (const char* field : {"flavorsReservation", "flavorsUsage"}) {
-    for (const json& flavor_usage : array_or_empty(body, {"status", field})) {
-      for (const json& entry : array_or_empty(flavor_usage, {"resources"})) {
+    for (const packed_value& flavor_usage : array_or_empty(body, {"status", field})) {
+      for (const packed_value& entry : array_or_empty(flavor_usage, {"resources"})) {
         std::string flavor = string_or(flavor_usage, {"name"});
         std::string resource = string_or(entry, {"name"});
         bool listed = false;
@@ -93,14 +94,14 @@ json quota_table(const cached_object& queue, const view_context&) {
 }
 
 void cluster_queue_summary(const cached_object& queue, const view_context&, json& summary) {
-  std::string cohort = cohort_of(queue.body);
+  std::string cohort = cohort_of(queue.body());
   summary["cohort"] = cohort.empty() ? json(nullptr) : json(cohort);
-  summary["workloads"] = counters(queue.body);
+  summary["workloads"] = counters(queue.body());
 }
 
 void cluster_queue_details(const cached_object& queue, const view_context& context, details_view& view,
                            const position_lookup& positions) {
-  const json& body = queue.body;
+  const packed_value& body = queue.body();
   std::string cohort = cohort_of(body);
   if (cohort.empty()) {
     view.blocks["cohort"] = nullptr;
@@ -117,8 +118,8 @@ void cluster_queue_details(const cached_object& queue, const view_context& conte
   view.blocks["workloads"] = counters(body);
 
   json flavors = json::array();
-  for (const json& group : array_or_empty(body, {"spec", "resourceGroups"})) {
-    for (const json& flavor : array_or_empty(group, {"flavors"})) {
+  for (const packed_value& group : array_or_empty(body, {"spec", "resourceGroups"})) {
+    for (const packed_value& flavor : array_or_empty(group, {"flavors"})) {
       std::string name = string_or(flavor, {"name"});
       json link = kueue_link(context, resource_flavor_kind, "", name);
       link["exists"] = context.store.get(resource_flavor_kind, "", name) != nullptr;

@@ -6,7 +6,7 @@
 namespace sextant::kueue {
 
 void cohort_details(const cached_object& cohort, const view_context& context, details_view& view) {
-  const json& body = cohort.body;
+  const packed_value& body = cohort.body();
   std::string parent = parent_of(body);
   if (parent.empty()) {
     view.blocks["parent"] = nullptr;
@@ -21,7 +21,7 @@ void cohort_details(const cached_object& cohort, const view_context& context, de
 
   json members = json::array();
   for (const object_ptr& queue : context.store.list(cluster_queue_kind)) {
-    if (cohort_of(queue->body) == cohort.name) {
+    if (cohort_of(queue->body()) == cohort.name) {
       json link = link_json(context, *queue);
       link["state"] = cluster_queue_state(*queue, context).label;
       members.push_back(std::move(link));
@@ -31,7 +31,7 @@ void cohort_details(const cached_object& cohort, const view_context& context, de
   view.blocks["members"] = std::move(members);
   json children = json::array();
   for (const object_ptr& child : context.store.list(cohort_kind)) {
-    if (parent_of(child->body) == cohort.name) {
+    if (parent_of(child->body()) == cohort.name) {
       children.push_back(link_json(context, *child));
       view.link(context, "child", *child);
     }

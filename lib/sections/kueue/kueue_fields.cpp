@@ -4,50 +4,52 @@
 
 namespace sextant::kueue {
 
-std::string cohort_of(const json& cluster_queue) {
+std::string cohort_of(const packed_value& cluster_queue) {
   std::string cohort = string_or(cluster_queue, {"spec", "cohortName"});
   return cohort.empty() ? string_or(cluster_queue, {"spec", "cohort"}) : cohort;
 }
 
-std::string parent_of(const json& cohort) {
+std::string parent_of(const packed_value& cohort) {
   std::string parent = string_or(cohort, {"spec", "parentName"});
   return parent.empty() ? string_or(cohort, {"spec", "parent"}) : parent;
 }
 
-std::vector<std::string> admission_checks_of(const json& cluster_queue) {
+std::vector<std::string> admission_checks_of(const packed_value& cluster_queue) {
   std::vector<std::string> names;
   auto add = [&names](std::string name) {
     if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) {
       names.push_back(std::move(name));
     }
   };
-  for (const json& name : array_or_empty(cluster_queue, {"spec", "admissionChecks"})) {
+  for (const packed_value& name : array_or_empty(cluster_queue, {"spec", "admissionChecks"})) {
     if (name.is_string()) {
       add(name.get<std::string>());
     }
   }
-  for (const json& rule : array_or_empty(cluster_queue, {"spec", "admissionChecksStrategy", "admissionChecks"})) {
+  for (const packed_value& rule :
+       array_or_empty(cluster_queue, {"spec", "admissionChecksStrategy", "admissionChecks"})) {
     add(string_or(rule, {"name"}));
   }
   return names;
 }
 
-const json& local_queue_usage(const json& local_queue) {
-  if (const json* usage = find(local_queue, {"status", "flavorsUsage"}); usage != nullptr && usage->is_array()) {
+const packed_value& local_queue_usage(const packed_value& local_queue) {
+  if (const packed_value* usage = find(local_queue, {"status", "flavorsUsage"});
+      usage != nullptr && usage->is_array()) {
     return *usage;
   }
   return array_or_empty(local_queue, {"status", "flavorUsage"});
 }
 
-std::optional<std::int64_t> accumulated_execution_seconds(const json& workload) {
+std::optional<std::int64_t> accumulated_execution_seconds(const packed_value& workload) {
   if (auto seconds = get_int(workload, {"status", "accumulatedPastExecutionTimeSeconds"})) {
     return seconds;
   }
   return get_int(workload, {"status", "accumulatedPastExexcutionTimeSeconds"});
 }
 
-std::optional<priority_class_ref> priority_class_of(const json& workload) {
-  if (const json* ref = find(workload, {"spec", "priorityClassRef"}); ref != nullptr && ref->is_object()) {
+std::optional<priority_class_ref> priority_class_of(const packed_value& workload) {
+  if (const packed_value* ref = find(workload, {"spec", "priorityClassRef"}); ref != nullptr && ref->is_object()) {
     return priority_class_ref{string_or(*ref, {"name"}), string_or(*ref, {"kind"}, "WorkloadPriorityClass")};
   }
   std::string name = string_or(workload, {"spec", "priorityClassName"});
@@ -59,11 +61,11 @@ std::optional<priority_class_ref> priority_class_of(const json& workload) {
                             source == "scheduling.k8s.io/priorityclass" ? "PriorityClass" : "WorkloadPriorityClass"};
 }
 
-std::string stop_policy_of(const json& queue) {
+std::string stop_policy_of(const packed_value& queue) {
   return string_or(queue, {"spec", "stopPolicy"}, "None");
 }
 
-bool being_deleted(const json& object) {
+bool being_deleted(const packed_value& object) {
   return find(object, {"metadata", "deletionTimestamp"}) != nullptr;
 }
 
@@ -99,24 +101,24 @@ bool list_complete(const view_context& context, const kind_key& type) {
   return context.store.completeness(type).complete();
 }
 
-const json* condition_of(const json& object, std::string_view type) {
+const packed_value* condition_of(const packed_value& object, std::string_view type) {
   return find_condition(array_or_empty(object, {"status", "conditions"}), type);
 }
 
-std::optional<time_point> transition_time(const json* condition) {
+std::optional<time_point> transition_time(const packed_value* condition) {
   if (condition == nullptr) {
     return std::nullopt;
   }
   return parse_rfc3339(string_or(*condition, {"lastTransitionTime"}));
 }
 
-std::optional<time_point> created_at(const json& object) {
+std::optional<time_point> created_at(const packed_value& object) {
   return parse_rfc3339(string_or(object, {"metadata", "creationTimestamp"}));
 }
 
-json conditions_json(const json& object) {
+json conditions_json(const packed_value& object) {
   json out = json::array();
-  for (const json& condition : array_or_empty(object, {"status", "conditions"})) {
+  for (const packed_value& condition : array_or_empty(object, {"status", "conditions"})) {
     out.push_back({{"type", string_or(condition, {"type"})},
                    {"status", string_or(condition, {"status"})},
                    {"reason", string_or(condition, {"reason"})},

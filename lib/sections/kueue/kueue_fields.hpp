@@ -8,32 +8,32 @@
 
 #include "sections/view_context.hpp"
 #include "store/object.hpp"
-#include "util/json.hpp"
+#include "store/packed_value.hpp"
 
 namespace sextant::kueue {
 
 // ClusterQueue.spec.cohortName (v1beta2) or .cohort (v1beta1); empty when in no cohort.
-std::string cohort_of(const json& cluster_queue);
+std::string cohort_of(const packed_value& cluster_queue);
 // Cohort.spec.parentName (v1beta1+) or .parent (v1alpha1).
-std::string parent_of(const json& cohort);
+std::string parent_of(const packed_value& cohort);
 // The admission checks a ClusterQueue names: spec.admissionChecks (v1beta1 names) and
 // spec.admissionChecksStrategy.admissionChecks[].name (both versions).
-std::vector<std::string> admission_checks_of(const json& cluster_queue);
+std::vector<std::string> admission_checks_of(const packed_value& cluster_queue);
 // LocalQueue.status.flavorsUsage (v1beta2) or .flavorUsage (v1beta1).
-const json& local_queue_usage(const json& local_queue);
+const packed_value& local_queue_usage(const packed_value& local_queue);
 // Workload.status.accumulatedPastExecutionTimeSeconds, or v1beta1's misspelt field.
-std::optional<std::int64_t> accumulated_execution_seconds(const json& workload);
+std::optional<std::int64_t> accumulated_execution_seconds(const packed_value& workload);
 
 // A Workload's priority class: v1beta2 priorityClassRef, or v1beta1 name + source.
 struct priority_class_ref {
   std::string name;
   std::string kind;  // "WorkloadPriorityClass" or "PriorityClass"
 };
-std::optional<priority_class_ref> priority_class_of(const json& workload);
+std::optional<priority_class_ref> priority_class_of(const packed_value& workload);
 
 // spec.stopPolicy, "None" when unset.
-std::string stop_policy_of(const json& queue);
-bool being_deleted(const json& object);
+std::string stop_policy_of(const packed_value& queue);
+bool being_deleted(const packed_value& object);
 
 // The apiVersion to write in a link to a Kueue kind: the object's own when cached, else the
 // version the cluster prefers, else v1beta2.
@@ -51,10 +51,10 @@ json kueue_link(const view_context& context, const kind_key& type, const std::st
 bool list_complete(const view_context& context, const kind_key& type);
 
 // The Kueue condition "type" of an object, or nullptr.
-const json* condition_of(const json& object, std::string_view type);
-std::optional<time_point> transition_time(const json* condition);
-std::optional<time_point> created_at(const json& object);
+const packed_value* condition_of(const packed_value& object, std::string_view type);
+std::optional<time_point> transition_time(const packed_value* condition);
+std::optional<time_point> created_at(const packed_value& object);
 // Condition fields as plain JSON: {type, status, reason, message, lastTransitionTime}.
-json conditions_json(const json& object);
+json conditions_json(const packed_value& object);
 
 }  // namespace sextant::kueue

@@ -11,12 +11,12 @@ namespace {
 
 // [{flavor, resource, reserved, inUse}] from flavorsReservation and flavorsUsage (flavorUsage in
 // v1beta1); their entries carry `total` only.
-json usage_rows(const json& queue) {
+json usage_rows(const packed_value& queue) {
   std::map<std::pair<std::string, std::string>, json> rows;
   std::vector<std::pair<std::string, std::string>> order;
-  auto add = [&](const json& list, const char* column) {
-    for (const json& flavor : list.is_array() ? list : json::array()) {
-      for (const json& resource : array_or_empty(flavor, {"resources"})) {
+  auto add = [&](const packed_value& list, const char* column) {
+    for (const packed_value& flavor : list.is_array() ? list : packed_value::empty_array()) {
+      for (const packed_value& resource : array_or_empty(flavor, {"resources"})) {
         auto key = std::make_pair(string_or(flavor, {"name"}), string_or(resource, {"name"}));
         if (!rows.contains(key)) {
           order.push_back(key);
@@ -38,10 +38,10 @@ json usage_rows(const json& queue) {
 }  // namespace
 
 void local_queue_summary(const cached_object& queue, const view_context&, json& summary) {
-  summary["clusterQueue"] = string_or(queue.body, {"spec", "clusterQueue"});
+  summary["clusterQueue"] = string_or(queue.body(), {"spec", "clusterQueue"});
   json counts = json::object();
   for (const char* field : {"pendingWorkloads", "reservingWorkloads", "admittedWorkloads"}) {
-    auto value = get_int(queue.body, {"status", field});
+    auto value = get_int(queue.body(), {"status", field});
     counts[field] = value ? json(*value) : json(nullptr);
   }
   summary["workloads"] = std::move(counts);
@@ -49,7 +49,7 @@ void local_queue_summary(const cached_object& queue, const view_context&, json& 
 
 void local_queue_details(const cached_object& queue, const view_context& context, details_view& view,
                          const position_lookup& positions) {
-  const json& body = queue.body;
+  const packed_value& body = queue.body();
   std::string cluster_name = string_or(body, {"spec", "clusterQueue"});
   object_ptr cluster = cluster_name.empty() ? nullptr : context.store.get(cluster_queue_kind, "", cluster_name);
   if (cluster_name.empty()) {

@@ -6,9 +6,9 @@
 namespace sextant::kueue {
 namespace {
 
-bool uses_flavor(const json& cluster_queue, const std::string& flavor) {
-  for (const json& group : array_or_empty(cluster_queue, {"spec", "resourceGroups"})) {
-    for (const json& entry : array_or_empty(group, {"flavors"})) {
+bool uses_flavor(const packed_value& cluster_queue, const std::string& flavor) {
+  for (const packed_value& group : array_or_empty(cluster_queue, {"spec", "resourceGroups"})) {
+    for (const packed_value& entry : array_or_empty(group, {"flavors"})) {
       if (string_or(entry, {"name"}) == flavor) {
         return true;
       }
@@ -20,7 +20,7 @@ bool uses_flavor(const json& cluster_queue, const std::string& flavor) {
 }  // namespace
 
 void resource_flavor_details(const cached_object& flavor, const view_context& context, details_view& view) {
-  const json& body = flavor.body;
+  const packed_value& body = flavor.body();
   view.blocks["nodeLabels"] = object_or_empty(body, {"spec", "nodeLabels"});
   view.blocks["nodeTaints"] = array_or_empty(body, {"spec", "nodeTaints"});
   view.blocks["tolerations"] = array_or_empty(body, {"spec", "tolerations"});
@@ -28,7 +28,7 @@ void resource_flavor_details(const cached_object& flavor, const view_context& co
   view.blocks["topologyName"] = topology.empty() ? json(nullptr) : json(topology);
   json queues = json::array();
   for (const object_ptr& queue : context.store.list(cluster_queue_kind)) {
-    if (uses_flavor(queue->body, flavor.name)) {
+    if (uses_flavor(queue->body(), flavor.name)) {
       queues.push_back(link_json(context, *queue));
       view.link(context, "clusterQueue", *queue);
     }
@@ -37,13 +37,13 @@ void resource_flavor_details(const cached_object& flavor, const view_context& co
 }
 
 void admission_check_details(const cached_object& check, const view_context& context, details_view& view) {
-  const json& body = check.body;
+  const packed_value& body = check.body();
   view.blocks["controllerName"] = string_or(body, {"spec", "controllerName"});
-  const json* parameters = find(body, {"spec", "parameters"});
+  const packed_value* parameters = find(body, {"spec", "parameters"});
   view.blocks["parameters"] = parameters != nullptr ? *parameters : json(nullptr);
   json queues = json::array();
   for (const object_ptr& queue : context.store.list(cluster_queue_kind)) {
-    for (const std::string& name : admission_checks_of(queue->body)) {
+    for (const std::string& name : admission_checks_of(queue->body())) {
       if (name == check.name) {
         queues.push_back(link_json(context, *queue));
         view.link(context, "clusterQueue", *queue);
@@ -55,9 +55,9 @@ void admission_check_details(const cached_object& check, const view_context& con
 }
 
 void priority_class_summary(const cached_object& priority_class, const view_context&, json& summary) {
-  auto value = get_int(priority_class.body, {"value"});
+  auto value = get_int(priority_class.body(), {"value"});
   summary["value"] = value ? json(*value) : json(nullptr);
-  summary["description"] = string_or(priority_class.body, {"description"});
+  summary["description"] = string_or(priority_class.body(), {"description"});
 }
 
 }  // namespace sextant::kueue

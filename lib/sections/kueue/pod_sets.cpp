@@ -14,12 +14,12 @@ struct resource_sum {
 using resource_sums = std::map<std::string, resource_sum>;
 
 // A container's requests, with limits for the resources it requests nothing of.
-resource_sums container_requests(const json& container) {
+resource_sums container_requests(const packed_value& container) {
   resource_sums out;
   for (const char* field : {"limits", "requests"}) {
     for (const auto& [name, value] : object_or_empty(container, {"resources", field}).items()) {
       if (auto parsed = quantity_of(value)) {
-        out[name] = {parsed->value, parsed->style};
+        out[std::string(name)] = {parsed->value, parsed->style};
       }
     }
   }
@@ -54,11 +54,11 @@ json times(const json& per_pod, std::int64_t count) {
   return out;
 }
 
-const json* find_named(const json& array, const std::string& name) {
+const packed_value* find_named(const packed_value& array, const std::string& name) {
   if (!array.is_array()) {
     return nullptr;
   }
-  for (const json& entry : array) {
+  for (const packed_value& entry : array) {
     if (string_or(entry, {"name"}) == name) {
       return &entry;
     }
@@ -68,19 +68,19 @@ const json* find_named(const json& array, const std::string& name) {
 
 }  // namespace
 
-json pod_set_requests(const json& pod_set) {
-  if (const json* cached = find(pod_set, {requests_per_pod_member}); cached != nullptr && cached->is_object()) {
+json pod_set_requests(const packed_value& pod_set) {
+  if (const packed_value* cached = find(pod_set, {requests_per_pod_member}); cached != nullptr && cached->is_object()) {
     return *cached;
   }
-  const json* pod_spec = find(pod_set, {"template", "spec"});
+  const packed_value* pod_spec = find(pod_set, {"template", "spec"});
   if (pod_spec == nullptr) {
     return nullptr;
   }
   resource_sums sums;
-  for (const json& container : array_or_empty(*pod_spec, {"containers"})) {
+  for (const packed_value& container : array_or_empty(*pod_spec, {"containers"})) {
     add(sums, container_requests(container));
   }
-  for (const json& container : array_or_empty(*pod_spec, {"initContainers"})) {
+  for (const packed_value& container : array_or_empty(*pod_spec, {"initContainers"})) {
     for (const auto& [name, sum] : container_requests(container)) {
       if (sum.value > sums[name].value) {
         sums[name] = sum;
@@ -90,24 +90,24 @@ json pod_set_requests(const json& pod_set) {
   resource_sums overhead;
   for (const auto& [name, value] : object_or_empty(*pod_spec, {"overhead"}).items()) {
     if (auto parsed = quantity_of(value)) {
-      overhead[name] = {parsed->value, parsed->style};
+      overhead[std::string(name)] = {parsed->value, parsed->style};
     }
   }
   add(sums, overhead);
   return to_json(sums);
 }
 
-json pod_sets_json(const json& workload) {
-  const json& assignments = array_or_empty(workload, {"status", "admission", "podSetAssignments"});
-  const json& kueue_requests = array_or_empty(workload, {"status", "resourceRequests"});
+json pod_sets_json(const packed_value& workload) {
+  const packed_value& assignments = array_or_empty(workload, {"status", "admission", "podSetAssignments"});
+  const packed_value& kueue_requests = array_or_empty(workload, {"status", "resourceRequests"});
   json out = json::array();
-  for (const json& pod_set : array_or_empty(workload, {"spec", "podSets"})) {
+  for (const packed_value& pod_set : array_or_empty(workload, {"spec", "podSets"})) {
     std::string name = string_or(pod_set, {"name"});
     std::int64_t count = get_int(pod_set, {"count"}).value_or(1);
     json per_pod = pod_set_requests(pod_set);
     json total = nullptr;
     // Kueue's own total for a Workload it has not admitted, else ours from the template.
-    if (const json* requested = find_named(kueue_requests, name)) {
+    if (const packed_value* requested = find_named(kueue_requests, name)) {
       total = object_or_empty(*requested, {"resources"});
     } else if (per_pod.is_object()) {
       total = times(per_pod, count);
@@ -118,7 +118,7 @@ json pod_sets_json(const json& workload) {
                   {"requestsPerPod", per_pod},
                   {"requests", total},
                   {"assigned", nullptr}};
-    if (const json* assignment = find_named(assignments, name)) {
+    if (const packed_value* assignment = find_named(assignments, name)) {
       entry["assigned"] = {
           {"flavors", object_or_empty(*assignment, {"flavors"})},
           {"resourceUsage", object_or_empty(*assignment, {"resourceUsage"})},

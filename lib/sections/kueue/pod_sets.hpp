@@ -2,7 +2,7 @@
 // A Workload's pod sets: what each pod asks for, and what Kueue assigned.
 #include "sections/view_context.hpp"
 #include "store/object.hpp"
-#include "util/json.hpp"
+#include "store/packed_value.hpp"
 
 namespace sextant::kueue {
 
@@ -12,10 +12,10 @@ inline constexpr const char* requests_per_pod_member = "requestsPerPod";
 // What one pod of a pod set requests: the containers' requests summed (a limit stands in for
 // a missing request, as Kueue reads it), each init container's taken when larger, plus the
 // pod overhead. Reads the cached summary when the template is gone.
-json pod_set_requests(const json& pod_set);
+json pod_set_requests(const packed_value& pod_set);
 
 // The pod sets for a details answer: name, count, requests per pod and in total, and the
 // flavors and usage Kueue assigned.
-json pod_sets_json(const json& workload);
+json pod_sets_json(const packed_value& workload);
 
 }  // namespace sextant::kueue

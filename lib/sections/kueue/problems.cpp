@@ -17,9 +17,9 @@ constexpr minutes inadmissible_threshold{5};
 constexpr std::int64_t eviction_limit = 3;
 
 std::vector<finding> cluster_queue_findings(const cached_object& queue, const view_context& context) {
-  const json* active = condition_of(queue.body, "Active");
+  const packed_value* active = condition_of(queue.body(), "Active");
   // No condition: Kueue has not spoken; a stop or a deletion is no fault.
-  if (active == nullptr || being_deleted(queue.body)) {
+  if (active == nullptr || being_deleted(queue.body())) {
     return {};
   }
   object_state state = cluster_queue_state(queue, context);
@@ -31,11 +31,11 @@ std::vector<finding> cluster_queue_findings(const cached_object& queue, const vi
 }
 
 std::vector<finding> local_queue_findings(const cached_object& queue, const view_context& context) {
-  if (being_deleted(queue.body) || stop_policy_of(queue.body) != "None") {
+  if (being_deleted(queue.body()) || stop_policy_of(queue.body()) != "None") {
     return {};
   }
-  std::string cluster = string_or(queue.body, {"spec", "clusterQueue"});
-  const json* active = condition_of(queue.body, "Active");
+  std::string cluster = string_or(queue.body(), {"spec", "clusterQueue"});
+  const packed_value* active = condition_of(queue.body(), "Active");
   const bool kueue_says_missing =
       active != nullptr && !condition_true(active) && string_or(*active, {"reason"}) == "ClusterQueueDoesNotExist";
   const bool cached = !cluster.empty() && context.store.get(cluster_queue_kind, "", cluster) != nullptr;
@@ -48,10 +48,10 @@ std::vector<finding> local_queue_findings(const cached_object& queue, const view
 }
 
 std::vector<finding> workload_findings(const cached_object& workload, const view_context& context) {
-  if (being_deleted(workload.body)) {
+  if (being_deleted(workload.body())) {
     return {};
   }
-  workload_reading reading = read_workload(workload.body);
+  workload_reading reading = read_workload(workload.body());
   if (reading.finished) {
     return {};
   }
@@ -66,7 +66,7 @@ std::vector<finding> workload_findings(const cached_object& workload, const view
     }
     return found;
   }
-  eviction_summary evictions = evictions_of(workload.body);
+  eviction_summary evictions = evictions_of(workload.body());
   if (evictions.total && *evictions.total >= eviction_limit) {
     std::string reasons;
     for (const eviction_count& entry : evictions.by_reason) {
@@ -74,7 +74,7 @@ std::vector<finding> workload_findings(const cached_object& workload, const view
                  (entry.underlying_cause.empty() ? "" : " (" + entry.underlying_cause + ")") + " ×" +
                  std::to_string(entry.count);
     }
-    found.push_back({"evicted-repeatedly", transition_time(condition_of(workload.body, "Evicted")),
+    found.push_back({"evicted-repeatedly", transition_time(condition_of(workload.body(), "Evicted")),
                      std::chrono::seconds{0},
                      "Evicted " + std::to_string(*evictions.total) + " times so far: " + reasons + "."});
   }

@@ -92,16 +92,6 @@ std::optional<quantity> parse_quantity(std::string_view text) {
   return std::nullopt;
 }
 
-std::optional<quantity> quantity_of(const json& value) {
-  if (value.is_string()) {
-    return parse_quantity(value.get_ref<const std::string&>());
-  }
-  if (value.is_number()) {
-    return quantity{value.get<long double>(), quantity_style::plain};
-  }
-  return std::nullopt;
-}
-
 std::string format_quantity(long double value, quantity_style style) {
   if (style == quantity_style::binary_si && is_exact(value) && value != 0) {
     // The largest binary suffix that divides the value exactly.

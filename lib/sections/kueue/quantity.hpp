@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "util/json.hpp"
+#include "store/packed_value.hpp"
 
 namespace sextant::kueue {
 
@@ -22,7 +22,16 @@ struct quantity {
 // Parses a quantity string; nullopt when it is not one.
 std::optional<quantity> parse_quantity(std::string_view text);
 // Reads a quantity from JSON: a string or a number.
-std::optional<quantity> quantity_of(const json& value);
+template <typename Value>
+std::optional<quantity> quantity_of(const Value& value) {
+  if (value.is_string()) {
+    return parse_quantity(string_of(value));
+  }
+  if (value.is_number()) {
+    return quantity{value.template get<long double>(), quantity_style::plain};
+  }
+  return std::nullopt;
+}
 
 // Formats a value in the given style: binary/decimal suffixes only where exact, else a plain
 // integer, else milli-units ("1500m"), else a decimal.

@@ -9,7 +9,7 @@
 namespace sextant::kueue {
 namespace {
 
-std::string label_or_annotation(const json& object, std::string_view key, bool annotation_too) {
+std::string label_or_annotation(const packed_value& object, std::string_view key, bool annotation_too) {
   std::string value = string_or(object, {"metadata", "labels", key});
   if (value.empty() && annotation_too) {
     value = string_or(object, {"metadata", "annotations", key});
@@ -28,7 +28,7 @@ bool kueue_reads_queue_annotation(const view_context& context) {
 // that it owns). When several match (a job recreated under the same uid cannot happen, but
 // Workload slices can), the unfinished and newest wins.
 object_ptr workload_of(const cached_object& job, const view_context& context) {
-  std::string prebuilt = label_or_annotation(job.body, prebuilt_workload_label, true);
+  std::string prebuilt = label_or_annotation(job.body(), prebuilt_workload_label, true);
   if (!prebuilt.empty()) {
     if (object_ptr found = context.store.get(workload_kind, job.namespace_, prebuilt)) {
       return found;
@@ -47,8 +47,8 @@ object_ptr workload_of(const cached_object& job, const view_context& context) {
       continue;
     }
     auto rank = [](const object_ptr& workload) {
-      return std::make_pair(!read_workload(workload->body).finished,
-                            string_or(workload->body, {"metadata", "creationTimestamp"}));
+      return std::make_pair(!read_workload(workload->body()).finished,
+                            string_or(workload->body(), {"metadata", "creationTimestamp"}));
     };
     if (!best || rank(candidate) > rank(best)) {
       best = candidate;
@@ -88,7 +88,7 @@ json queue_block(const cached_object& job, const view_context& context) {
   if (!context.served.serves(workload_kind)) {
     return nullptr;
   }
-  std::string queue_name = label_or_annotation(job.body, queue_name_label, kueue_reads_queue_annotation(context));
+  std::string queue_name = label_or_annotation(job.body(), queue_name_label, kueue_reads_queue_annotation(context));
   object_ptr workload = workload_of(job, context);
   if (queue_name.empty() && !workload) {
     return nullptr;
@@ -99,7 +99,7 @@ json queue_block(const cached_object& job, const view_context& context) {
     if (!queue_name.empty()) {
       block["localQueue"] = kueue_link(context, local_queue_kind, job.namespace_, queue_name);
       if (object_ptr local = context.store.get(local_queue_kind, job.namespace_, queue_name)) {
-        std::string cluster = string_or(local->body, {"spec", "clusterQueue"});
+        std::string cluster = string_or(local->body(), {"spec", "clusterQueue"});
         block["clusterQueue"] = cluster.empty() ? json(nullptr) : kueue_link(context, cluster_queue_kind, "", cluster);
       }
     }
@@ -110,13 +110,13 @@ json queue_block(const cached_object& job, const view_context& context) {
                                  "read (the Kueue Workloads category is off, or the list is cut short).");
     return block;
   }
-  workload_reading reading = read_workload(workload->body);
+  workload_reading reading = read_workload(workload->body());
   json queues = workload_queues(*workload, context);
   block["workload"] = link_json(context, *workload);
   block["state"] = {
       {"label", reading.state.label}, {"reason", reading.state.reason}, {"message", reading.state.message}};
   if (queue_name.empty()) {
-    block["queueName"] = string_or(workload->body, {"spec", "queueName"});
+    block["queueName"] = string_or(workload->body(), {"spec", "queueName"});
   }
   block["localQueue"] = queues["localQueue"];
   block["clusterQueue"] = queues["clusterQueue"];
@@ -131,7 +131,7 @@ json queue_block(const cached_object& job, const view_context& context) {
     }
     block["waiting"] = std::move(waiting);
   }
-  block["evictions"] = evictions_json(evictions_of(workload->body));
+  block["evictions"] = evictions_json(evictions_of(workload->body()));
   return block;
 }
 

@@ -10,8 +10,8 @@ namespace {
 // Both queue kinds read the same way: the Active condition decides; a stop and a deletion are
 // said as such, anything else is inactive with Kueue's own message.
 object_state queue_state(const cached_object& queue, std::string_view what) {
-  const json& body = queue.body;
-  const json* active = condition_of(body, "Active");
+  const packed_value& body = queue.body();
+  const packed_value* active = condition_of(body, "Active");
   if (active != nullptr) {
     object_state state{"", string_or(*active, {"reason"}), string_or(*active, {"message"})};
     if (condition_true(active)) {
@@ -53,7 +53,7 @@ object_state local_queue_state(const cached_object& queue, const view_context&) 
 }
 
 object_state admission_check_state(const cached_object& check, const view_context&) {
-  const json* active = condition_of(check.body, "Active");
+  const packed_value* active = condition_of(check.body(), "Active");
   if (active == nullptr) {
     return {"Inactive", "", "The admission check's controller has not reported (no Active condition)."};
   }
@@ -64,7 +64,7 @@ object_state admission_check_state(const cached_object& check, const view_contex
 object_state cohort_state(const cached_object& cohort, const view_context& context) {
   // A Cohort has no conditions; what can go wrong is its place in the tree.
   std::set<std::string> seen{cohort.name};
-  std::string parent = parent_of(cohort.body);
+  std::string parent = parent_of(cohort.body());
   if (parent.empty()) {
     return {"Defined", "", "A root cohort."};
   }
@@ -85,7 +85,7 @@ object_state cohort_state(const cached_object& cohort, const view_context& conte
     if (!next) {
       break;
     }
-    parent = parent_of(next->body);
+    parent = parent_of(next->body());
   }
   if (!context.store.get(cohort_kind, "", first_parent) && list_complete(context, cohort_kind)) {
     return {"Defined", "",

@@ -4,7 +4,7 @@
 
 namespace sextant::kueue {
 
-json quantity_text(const json* value) {
+json quantity_text(const packed_value* value) {
   if (value == nullptr || value->is_null()) {
     return nullptr;
   }
@@ -17,17 +17,17 @@ json quantity_text(const json* value) {
   return value->dump();
 }
 
-json quota_rows(const json& object, bool shares_quota) {
+json quota_rows(const packed_value& object, bool shares_quota) {
   json rows = json::array();
-  auto limit = [shares_quota](const json& resource, const char* field) -> json {
-    if (const json* value = find(resource, {field}); value != nullptr && !value->is_null()) {
+  auto limit = [shares_quota](const packed_value& resource, const char* field) -> json {
+    if (const packed_value* value = find(resource, {field}); value != nullptr && !value->is_null()) {
       return quantity_text(value);
     }
     return shares_quota ? json(no_limit) : json(nullptr);
   };
-  for (const json& group : array_or_empty(object, {"spec", "resourceGroups"})) {
-    for (const json& flavor : array_or_empty(group, {"flavors"})) {
-      for (const json& resource : array_or_empty(flavor, {"resources"})) {
+  for (const packed_value& group : array_or_empty(object, {"spec", "resourceGroups"})) {
+    for (const packed_value& flavor : array_or_empty(group, {"flavors"})) {
+      for (const packed_value& resource : array_or_empty(flavor, {"resources"})) {
         rows.push_back({{"flavor", string_or(flavor, {"name"})},
                         {"resource", string_or(resource, {"name"})},
                         {"nominal", quantity_text(find(resource, {"nominalQuota"}))},

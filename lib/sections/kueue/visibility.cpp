@@ -18,17 +18,17 @@ polled_document pending_workloads_polling() {
 }
 
 std::optional<queue_position> position_from_visibility(const cached_object& workload, const view_context& context) {
-  const std::string queue_name = string_or(workload.body, {"spec", "queueName"});
+  const std::string queue_name = string_or(workload.body(), {"spec", "queueName"});
   object_ptr local_queue = context.store.get(local_queue_kind, workload.namespace_, queue_name);
   if (!local_queue) {
     return std::nullopt;
   }
-  const std::string cluster_queue = string_or(local_queue->body, {"spec", "clusterQueue"});
+  const std::string cluster_queue = string_or(local_queue->body(), {"spec", "clusterQueue"});
   const polled_document_entry* summary = context.document({pending_workloads_document, "", cluster_queue});
   if (summary == nullptr) {
     return std::nullopt;
   }
-  for (const json& item : array_or_empty(summary->body, {"items"})) {
+  for (const packed_value& item : array_or_empty(summary->body(), {"items"})) {
     if (string_or(item, {"metadata", "namespace"}) != workload.namespace_ ||
         string_or(item, {"metadata", "name"}) != workload.name) {
       continue;

@@ -44,7 +44,7 @@ std::string incomplete_reason(const view_context& context) {
 std::vector<object_ptr> local_queues_of(const std::string& cluster_queue, const view_context& context) {
   std::vector<object_ptr> out;
   for (const object_ptr& queue : context.store.list(local_queue_kind)) {
-    if (string_or(queue->body, {"spec", "clusterQueue"}) == cluster_queue) {
+    if (string_or(queue->body(), {"spec", "clusterQueue"}) == cluster_queue) {
       out.push_back(queue);
     }
   }
@@ -57,10 +57,10 @@ json waiting_list(const std::vector<queue_ref>& local_queues, const view_context
   std::vector<waiting_entry> waiting;
   if (!queues.empty()) {
     for (const object_ptr& workload : context.store.list(workload_kind)) {
-      if (!queues.contains({workload->namespace_, string_or(workload->body, {"spec", "queueName"})})) {
+      if (!queues.contains({workload->namespace_, string_or(workload->body(), {"spec", "queueName"})})) {
         continue;
       }
-      workload_reading reading = read_workload(workload->body);
+      workload_reading reading = read_workload(workload->body());
       if (!waits_in_queue(reading)) {
         continue;
       }
@@ -87,7 +87,7 @@ json waiting_list(const std::vector<queue_ref>& local_queues, const view_context
     items.push_back({{"namespace", workload.namespace_},
                      {"name", workload.name},
                      {"path", context.path_json(workload.type, workload.namespace_, workload.name)},
-                     {"localQueue", string_or(workload.body, {"spec", "queueName"})},
+                     {"localQueue", string_or(workload.body(), {"spec", "queueName"})},
                      {"since", format_rfc3339(entry.since)},
                      {"state", entry.reading.state.label},
                      {"reason", entry.reading.waiting->reason},

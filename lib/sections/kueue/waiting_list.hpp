@@ -7,7 +7,7 @@
 #include "sections/kueue/visibility.hpp"
 #include "sections/view_context.hpp"
 #include "store/object.hpp"
-#include "util/json.hpp"
+#include "store/packed_value.hpp"
 
 namespace sextant::kueue {
 

@@ -33,22 +33,22 @@ std::string held_sentence(const std::string& kind_words, const std::string& name
 }  // namespace
 
 std::string cluster_queue_of(const cached_object& workload, const view_context& context) {
-  std::string admitted_to = string_or(workload.body, {"status", "admission", "clusterQueue"});
+  std::string admitted_to = string_or(workload.body(), {"status", "admission", "clusterQueue"});
   if (!admitted_to.empty()) {
     return admitted_to;
   }
-  std::string local = string_or(workload.body, {"spec", "queueName"});
+  std::string local = string_or(workload.body(), {"spec", "queueName"});
   if (local.empty()) {
     return {};
   }
   if (object_ptr queue = context.store.get(local_queue_kind, workload.namespace_, local)) {
-    return string_or(queue->body, {"spec", "clusterQueue"});
+    return string_or(queue->body(), {"spec", "clusterQueue"});
   }
   return {};
 }
 
 json workload_queues(const cached_object& workload, const view_context& context) {
-  std::string local = string_or(workload.body, {"spec", "queueName"});
+  std::string local = string_or(workload.body(), {"spec", "queueName"});
   std::string cluster = cluster_queue_of(workload, context);
   return json{
       {"localQueue", local.empty() ? json(nullptr) : kueue_link(context, local_queue_kind, workload.namespace_, local)},
@@ -60,7 +60,7 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
   if (!reading.waiting) {
     return std::nullopt;
   }
-  std::string local_name = string_or(workload.body, {"spec", "queueName"});
+  std::string local_name = string_or(workload.body(), {"spec", "queueName"});
   if (local_name.empty()) {
     return std::nullopt;
   }
@@ -82,7 +82,7 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
                          local_state,      held_sentence("Local Queue", local_name, local_state)};
   }
 
-  std::string cluster_name = string_or(local->body, {"spec", "clusterQueue"});
+  std::string cluster_name = string_or(local->body(), {"spec", "clusterQueue"});
   if (cluster_name.empty()) {
     return std::nullopt;
   }

@@ -20,10 +20,10 @@ bool inadmissible_reason(std::string_view reason) {
   return reason == "Inadmissible" || reason == "Misconfigured" || reason == "Suspended";
 }
 
-std::optional<deactivation> find_deactivation(const json& body) {
+std::optional<deactivation> find_deactivation(const packed_value& body) {
   const bool inactive = get_bool(body, {"spec", "active"}) == std::optional<bool>(false);
   // Kueue decided to deactivate but has not applied it yet.
-  if (const json* target = condition_of(body, "DeactivationTarget"); condition_true(target)) {
+  if (const packed_value* target = condition_of(body, "DeactivationTarget"); condition_true(target)) {
     deactivation found;
     found.by_kueue = true;
     found.in_progress = !inactive;
@@ -38,7 +38,7 @@ std::optional<deactivation> find_deactivation(const json& body) {
   }
   // The eviction that applied the deactivation names its cause; Requeued=False copies it.
   for (const char* type : {"Evicted", "Requeued"}) {
-    const json* condition = condition_of(body, type);
+    const packed_value* condition = condition_of(body, type);
     if (condition == nullptr || (std::string_view(type) == "Evicted" && !condition_true(condition))) {
       continue;
     }
@@ -51,15 +51,15 @@ std::optional<deactivation> find_deactivation(const json& body) {
   // Never admitted, so never evicted: nothing names Kueue, so a person set spec.active.
   deactivation by_person;
   by_person.reason = "Deactivated";
-  if (const json* reserved = condition_of(body, "QuotaReserved"); reserved != nullptr) {
+  if (const packed_value* reserved = condition_of(body, "QuotaReserved"); reserved != nullptr) {
     by_person.since = transition_time(reserved);
   }
   return by_person;
 }
 
-std::string check_list(const json& body) {
+std::string check_list(const packed_value& body) {
   std::string out;
-  for (const json& check : array_or_empty(body, {"status", "admissionChecks"})) {
+  for (const packed_value& check : array_or_empty(body, {"status", "admissionChecks"})) {
     std::string state = string_or(check, {"state"}, "Pending");
     if (state == "Ready") {
       continue;
@@ -110,12 +110,12 @@ std::string deactivation_cause_words(const std::string& cause) {
   return cause.empty() ? "a person set spec.active to false" : "of " + cause;
 }
 
-workload_reading read_workload(const json& body) {
+workload_reading read_workload(const packed_value& body) {
   workload_reading reading;
-  const json* finished = condition_of(body, "Finished");
-  const json* reserved = condition_of(body, "QuotaReserved");
-  const json* admitted = condition_of(body, "Admitted");
-  const json* evicted = condition_of(body, "Evicted");
+  const packed_value* finished = condition_of(body, "Finished");
+  const packed_value* reserved = condition_of(body, "QuotaReserved");
+  const packed_value* admitted = condition_of(body, "Admitted");
+  const packed_value* evicted = condition_of(body, "Evicted");
   reading.finished = condition_true(finished);
   reading.quota_reserved = condition_true(reserved);
   reading.admitted = condition_true(admitted);
@@ -193,9 +193,9 @@ workload_reading read_workload(const json& body) {
   return reading;
 }
 
-eviction_summary evictions_of(const json& workload) {
+eviction_summary evictions_of(const packed_value& workload) {
   eviction_summary summary;
-  const json* stats = find(workload, {"status", "schedulingStats", "evictions"});
+  const packed_value* stats = find(workload, {"status", "schedulingStats", "evictions"});
   if (stats == nullptr || !stats->is_array()) {
     // Before v0.12 Kueue counted nothing: an eviction on record means "some, cannot tell".
     if (!condition_true(condition_of(workload, "Evicted"))) {
@@ -205,7 +205,7 @@ eviction_summary evictions_of(const json& workload) {
   }
   std::map<std::pair<std::string, std::string>, std::int64_t> counts;
   std::vector<std::pair<std::string, std::string>> order;
-  for (const json& entry : *stats) {
+  for (const packed_value& entry : *stats) {
     auto key = std::make_pair(string_or(entry, {"reason"}), string_or(entry, {"underlyingCause"}));
     if (!counts.contains(key)) {
       order.push_back(key);

@@ -38,7 +38,7 @@ struct workload_reading {
   std::optional<waiting_reason> waiting;
 };
 
-workload_reading read_workload(const json& workload);
+workload_reading read_workload(const packed_value& workload);
 
 // Whether the Workload is waiting in its queue: no quota reserved, not finished, not deactivated.
 inline bool waits_in_queue(const workload_reading& reading) {
@@ -61,7 +61,7 @@ struct eviction_summary {
   std::optional<std::int64_t> total;  // null when the Workload carries no schedulingStats yet was evicted
   std::vector<eviction_count> by_reason;
 };
-eviction_summary evictions_of(const json& workload);
+eviction_summary evictions_of(const packed_value& workload);
 json evictions_json(const eviction_summary& summary);
 
 // The queue a waiting Workload is held up by: stopped, inactive or missing.

@@ -11,7 +11,7 @@ json optional_time(const std::optional<time_point>& at) {
   return at ? json(format_rfc3339(*at)) : json(nullptr);
 }
 
-json priority_json(const json& body) {
+json priority_json(const packed_value& body) {
   auto value = get_int(body, {"spec", "priority"});
   auto ref = priority_class_of(body);
   return json{{"value", value ? json(*value) : json(nullptr)},
@@ -36,7 +36,7 @@ json deactivation_json(const deactivation& how) {
 
 json admission_checks_json(const cached_object& workload, const view_context& context) {
   json out = json::array();
-  for (const json& check : array_or_empty(workload.body, {"status", "admissionChecks"})) {
+  for (const packed_value& check : array_or_empty(workload.body(), {"status", "admissionChecks"})) {
     std::string name = string_or(check, {"name"});
     json entry = kueue_link(context, admission_check_kind, "", name);
     entry["state"] = string_or(check, {"state"}, "Pending");
@@ -52,21 +52,21 @@ json admission_checks_json(const cached_object& workload, const view_context& co
 }  // namespace
 
 object_state workload_state(const cached_object& workload, const view_context&) {
-  return read_workload(workload.body).state;
+  return read_workload(workload.body()).state;
 }
 
 void workload_summary(const cached_object& workload, const view_context& context, json& summary) {
-  std::string local = string_or(workload.body, {"spec", "queueName"});
+  std::string local = string_or(workload.body(), {"spec", "queueName"});
   std::string cluster = cluster_queue_of(workload, context);
   summary["localQueue"] = local.empty() ? json(nullptr) : json(local);
   summary["clusterQueue"] = cluster.empty() ? json(nullptr) : json(cluster);
-  summary["priority"] = get_int(workload.body, {"spec", "priority"})
-                            ? json(*get_int(workload.body, {"spec", "priority"}))
+  summary["priority"] = get_int(workload.body(), {"spec", "priority"})
+                            ? json(*get_int(workload.body(), {"spec", "priority"}))
                             : json(nullptr);
 }
 
 void workload_details(const cached_object& workload, const view_context& context, details_view& view) {
-  const json& body = workload.body;
+  const packed_value& body = workload.body();
   workload_reading reading = read_workload(body);
 
   json queues = workload_queues(workload, context);
@@ -101,7 +101,8 @@ void workload_details(const cached_object& workload, const view_context& context
   }
   view.blocks["evictions"] = evictions_json(evictions);
   view.blocks["admissionChecks"] = admission_checks_json(workload, context);
-  if (const json* requeue = find(body, {"status", "requeueState"}); requeue != nullptr && requeue->is_object()) {
+  if (const packed_value* requeue = find(body, {"status", "requeueState"});
+      requeue != nullptr && requeue->is_object()) {
     view.blocks["requeueState"] = {
         {"count", get_int(*requeue, {"count"}) ? json(*get_int(*requeue, {"count"})) : json(nullptr)},
         {"requeueAt", get_string(*requeue, {"requeueAt"}) ? json(string_or(*requeue, {"requeueAt"})) : json(nullptr)}};
@@ -117,7 +118,7 @@ void workload_details(const cached_object& workload, const view_context& context
   auto accumulated = accumulated_execution_seconds(body);
   view.blocks["execution"] = {{"maximumSeconds", maximum ? json(*maximum) : json(nullptr)},
                               {"accumulatedPastSeconds", accumulated ? json(*accumulated) : json(nullptr)}};
-  for (const json& owner : array_or_empty(body, {"metadata", "ownerReferences"})) {
+  for (const packed_value& owner : array_or_empty(body, {"metadata", "ownerReferences"})) {
     view.link(context, "owner", string_or(owner, {"apiVersion"}), string_or(owner, {"kind"}), workload.namespace_,
               string_or(owner, {"name"}));
   }

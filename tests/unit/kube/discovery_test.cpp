@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "kube/api_lister_watcher.hpp"
-#include "store/version_priority.hpp"
 #include "kube/watch_plan.hpp"
+#include "store/version_priority.hpp"
 
 using namespace sextant;
 using namespace sextant::kube;
@@ -88,7 +88,7 @@ TEST_CASE("a new discovery replaces the old, but keeps groups that did not answe
   discovery_document document;
   parse_aggregated_discovery(json::parse(aggregated_apis), document);
   apply_discovery(document, served);
-  CHECK(served.serves({"metrics.k8s.io", "PodMetrics"}));   // stale this time: kept
+  CHECK(served.serves({"metrics.k8s.io", "PodMetrics"}));     // stale this time: kept
   CHECK_FALSE(served.serves({"jobset.x-k8s.io", "JobSet"}));  // its CRD is gone
   CHECK(served.serves({"kueue.x-k8s.io", "Workload"}));
 }
@@ -222,7 +222,8 @@ TEST_CASE("list and watch requests carry the reflector's parameters", "[kube][di
   watch.resource_version = "1234";
   watch.timeout = std::chrono::seconds(417);
   CHECK(watch_target(workloads, watch) ==
-        "/apis/kueue.x-k8s.io/v1beta2/workloads?watch=1&allowWatchBookmarks=true&timeoutSeconds=417&resourceVersion=1234");
+        "/apis/kueue.x-k8s.io/v1beta2/"
+        "workloads?watch=1&allowWatchBookmarks=true&timeoutSeconds=417&resourceVersion=1234");
   watch_request streaming;
   streaming.send_initial_events = true;
   streaming.timeout = std::chrono::seconds(300);
@@ -233,8 +234,8 @@ TEST_CASE("list and watch requests carry the reflector's parameters", "[kube][di
 
 TEST_CASE("versions sort as Kubernetes prioritises them", "[kube][discovery]") {
   // The example of the CRD versioning documentation.
-  std::vector<std::string> versions{"foo10", "v11alpha2", "v1", "v3beta1", "v2", "v10beta3", "v11beta2",
-                                    "v12alpha1", "foo1", "v10"};
+  std::vector<std::string> versions{"foo10",    "v11alpha2", "v1",        "v3beta1", "v2",
+                                    "v10beta3", "v11beta2",  "v12alpha1", "foo1",    "v10"};
   sort_by_version_priority(versions);
   CHECK(versions == std::vector<std::string>{"v10", "v2", "v1", "v11beta2", "v10beta3", "v3beta1", "v12alpha1",
                                              "v11alpha2", "foo1", "foo10"});

@@ -47,18 +47,23 @@ TEST_CASE("ExecCredential answers that cannot be used say why", "[kube][exec]") 
     return result.error;
   };
   CHECK_THAT(error("not json"), Catch::Contains("not a JSON object"));
-  CHECK_THAT(error(R"({"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"t"}})"),
-             Catch::Contains("answered apiVersion \"client.authentication.k8s.io/v1beta1\""));
+  CHECK_THAT(
+      error(R"({"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"t"}})"),
+      Catch::Contains("answered apiVersion \"client.authentication.k8s.io/v1beta1\""));
   CHECK_THAT(error(R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"Secret","status":{"token":"t"}})"),
              Catch::Contains("not an ExecCredential"));
   CHECK_THAT(error(R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential"})"),
              Catch::Contains("has no status"));
   CHECK_THAT(error(R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{}})"),
              Catch::Contains("neither status.token nor status.clientCertificateData"));
-  CHECK_THAT(error(R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"clientCertificateData":"x"}})"),
-             Catch::Contains("no status.clientKeyData"));
-  CHECK_THAT(error(R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t","expirationTimestamp":"soon"}})"),
-             Catch::Contains("is not an RFC 3339 time"));
+  CHECK_THAT(
+      error(
+          R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"clientCertificateData":"x"}})"),
+      Catch::Contains("no status.clientKeyData"));
+  CHECK_THAT(
+      error(
+          R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t","expirationTimestamp":"soon"}})"),
+      Catch::Contains("is not an RFC 3339 time"));
 }
 
 TEST_CASE("KUBERNETES_EXEC_INFO carries the cluster only when asked", "[kube][exec]") {
@@ -80,14 +85,16 @@ TEST_CASE("KUBERNETES_EXEC_INFO carries the cluster only when asked", "[kube][ex
 
 TEST_CASE("programs run without blocking and report output, exit code and timeouts", "[kube][exec]") {
   net::io_context io;
-  auto ran = run_to_end(io, run_process({"/bin/sh", {"-c", "echo out; echo err >&2; exit 3"}, {}, std::chrono::seconds(10)}));
+  auto ran =
+      run_to_end(io, run_process({"/bin/sh", {"-c", "echo out; echo err >&2; exit 3"}, {}, std::chrono::seconds(10)}));
   REQUIRE(ran);
   CHECK(ran->spawn_error.empty());
   CHECK(ran->out == "out\n");
   CHECK(ran->err == "err\n");
   CHECK(ran->exit_code == 3);
 
-  auto env = run_to_end(io, run_process({"sh", {"-c", "printf %s \"$GREETING\""}, {{"GREETING", "hi"}}, std::chrono::seconds(10)}));
+  auto env = run_to_end(
+      io, run_process({"sh", {"-c", "printf %s \"$GREETING\""}, {{"GREETING", "hi"}}, std::chrono::seconds(10)}));
   REQUIRE(env);
   CHECK(env->out == "hi");
   CHECK(env->ok());
@@ -119,7 +126,9 @@ connection_config exec_config_for(const temp_dir& dir, const std::string& api_ve
   return config;
 }
 
-std::size_t lines(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
+std::size_t lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
 
 }  // namespace
 

@@ -23,7 +23,7 @@ struct fake_channel {
     wake.cancel();
   }
   void event(const std::string& type, json object) {
-    push(watch_item{watch_item::kind::event, decoded_watch_event{type, std::move(object)}, {}});
+    push(watch_item{watch_item::kind::event, decoded_watch_event{type, pack(object)}, {}});
   }
   void end(watch_item::kind how, api_error error = {}) { push(watch_item{how, {}, std::move(error)}); }
 };

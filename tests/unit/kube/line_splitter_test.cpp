@@ -160,10 +160,10 @@ TEST_CASE("a watch body cut into pieces decodes into its events, then its end", 
   auto items = drain(io, stream);
   REQUIRE(items.size() == 3);
   CHECK(items[0].event.type == "ADDED");
-  CHECK(items[0].event.object["metadata"]["name"] == "a");
-  CHECK_FALSE(items[0].event.object["metadata"].contains("managedFields"));
+  CHECK(items[0].event.object.root()["metadata"]["name"] == "a");
+  CHECK_FALSE(items[0].event.object.root()["metadata"].contains("managedFields"));
   CHECK(items[1].event.type == "BOOKMARK");
-  CHECK(items[1].event.object["metadata"]["resourceVersion"] == "9");
+  CHECK(items[1].event.object.root()["metadata"]["resourceVersion"] == "9");
   CHECK(items[2].what == watch_item::kind::closed);
 }
 
@@ -173,14 +173,16 @@ TEST_CASE("a watch body that breaks, stalls or ends mid-event says so", "[kube][
   net::io_context io;
   const kind_key pod{"", "Pod"};
   {
-    body_watch_stream stream(std::make_shared<canned_body>(std::vector<std::string>{"{\"type\":\"ADDED\",\"obj"}), decoder, pod);
+    body_watch_stream stream(std::make_shared<canned_body>(std::vector<std::string>{"{\"type\":\"ADDED\",\"obj"}),
+                             decoder, pod);
     auto items = drain(io, stream);
     REQUIRE(items.size() == 1);
     CHECK(items[0].what == watch_item::kind::failed);
     CHECK_THAT(items[0].error.message, Catch::Contains("ended inside an event"));
   }
   {
-    body_watch_stream stream(std::make_shared<canned_body>(std::vector<std::string>{}, "connection reset"), decoder, pod);
+    body_watch_stream stream(std::make_shared<canned_body>(std::vector<std::string>{}, "connection reset"), decoder,
+                             pod);
     auto items = drain(io, stream);
     CHECK(items.back().what == watch_item::kind::failed);
     CHECK(items.back().error.message == "connection reset");

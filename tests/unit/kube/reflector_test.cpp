@@ -16,8 +16,11 @@ const kind_key pod_type{"", "Pod"};
 json pod(const std::string& name, const std::string& version, const std::string& uid = {}) {
   return json{{"apiVersion", "v1"},
               {"kind", "Pod"},
-              {"metadata", {{"name", name}, {"namespace", "ml"}, {"uid", uid.empty() ? "uid-" + name : uid},
-                            {"resourceVersion", version}}}};
+              {"metadata",
+               {{"name", name},
+                {"namespace", "ml"},
+                {"uid", uid.empty() ? "uid-" + name : uid},
+                {"resourceVersion", version}}}};
 }
 
 json bookmark(const std::string& version, bool initial_end = false) {
@@ -30,7 +33,7 @@ json bookmark(const std::string& version, bool initial_end = false) {
 
 json status(int code, const std::string& reason, const std::string& message) {
   return json{{"kind", "Status"}, {"apiVersion", "v1"}, {"status", "Failure"},
-              {"code", code}, {"reason", reason}, {"message", message}};
+              {"code", code},     {"reason", reason},   {"message", message}};
 }
 
 decoded_list page(std::vector<json> items, const std::string& version, const std::string& continue_token = {}) {
@@ -39,7 +42,9 @@ decoded_list page(std::vector<json> items, const std::string& version, const std
   list.kind = "PodList";
   list.resource_version = version;
   list.continue_token = continue_token;
-  list.items = std::move(items);
+  for (const json& item : items) {
+    list.items.push_back(pack(item));
+  }
   return list;
 }
 
@@ -47,9 +52,9 @@ decoded_list page(std::vector<json> items, const std::string& version, const std
 struct harness {
   explicit harness(reflector_options options = fast()) {
     script = std::make_shared<fake_script>(io.get_executor());
-    watch = std::make_shared<reflector>(io.get_executor(), pod_type, "pods",
-                                        std::make_unique<fake_lister_watcher>(script), store, metrics, wall, options,
-                                        [this] { ++not_found; });
+    watch =
+        std::make_shared<reflector>(io.get_executor(), pod_type, "pods", std::make_unique<fake_lister_watcher>(script),
+                                    store, metrics, wall, options, [this] { ++not_found; });
     net::co_spawn(io, reflector::run(watch), net::detached);
   }
   ~harness() {
@@ -317,7 +322,8 @@ TEST_CASE("a server without streaming lists gets a paged list instead", "[kube][
   reflector_options options = harness::fast();
   options.streaming_list = true;
   harness h(options);
-  h.script->refuse_watch(422, "Invalid", "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled");
+  h.script->refuse_watch(422, "Invalid",
+                         "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled");
   h.script->answer_list_page(page({pod("a", "3")}, "3"));
   auto watch = h.script->answer_watch();
   REQUIRE(h.settle([&] { return h.script->watch_calls.size() == 2; }));
@@ -345,7 +351,8 @@ TEST_CASE("stopping ends the loop while it waits", "[kube][reflector]") {
 }
 
 TEST_CASE("the backoff doubles with jitter up to its cap and starts over after a quiet spell", "[kube][reflector]") {
-  backoff delays({std::chrono::milliseconds(800), std::chrono::milliseconds(30000), 2.0, 1.0, std::chrono::minutes(2)}, 42);
+  backoff delays({std::chrono::milliseconds(800), std::chrono::milliseconds(30000), 2.0, 1.0, std::chrono::minutes(2)},
+                 42);
   auto now = std::chrono::steady_clock::now();
   std::int64_t base = 800;
   for (int i = 0; i < 10; ++i) {

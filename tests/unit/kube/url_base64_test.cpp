@@ -58,14 +58,15 @@ TEST_CASE("query values are percent-encoded", "[kube][url]") {
 }
 
 TEST_CASE("base64 round-trips and rejects garbage", "[kube][base64]") {
-  for (const std::string& text : std::vector<std::string>{"", "a", "ab", "abc", "abcd", "user:password", std::string("\0\xff\x10", 3)}) {
+  for (const std::string& text :
+       std::vector<std::string>{"", "a", "ab", "abc", "abcd", "user:password", std::string("\0\xff\x10", 3)}) {
     auto decoded = base64_decode(base64_encode(text));
     REQUIRE(decoded);
     CHECK(*decoded == text);
   }
   CHECK(base64_encode("user:password") == "dXNlcjpwYXNzd29yZA==");
   CHECK(base64_decode("dXNl\ncjpw\nYXNzd29yZA==").value_or("") == "user:password");  // wrapped lines
-  CHECK(base64_decode("dXNlcjpwYXNzd29yZA").value_or("") == "user:password");     // padding stripped
+  CHECK(base64_decode("dXNlcjpwYXNzd29yZA").value_or("") == "user:password");        // padding stripped
   CHECK_FALSE(base64_decode("not base64!"));
   CHECK_FALSE(base64_decode("QQ==QQ"));
   CHECK_FALSE(base64_decode("Q"));

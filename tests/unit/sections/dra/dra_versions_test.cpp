@@ -361,20 +361,20 @@ TEST_CASE("the claim profile caches what views read and drops the driver's opaqu
   cluster.load_file(upstream("samples/kubernetes-api/testdata/HEAD/resource.k8s.io.v1.ResourceClaim.yaml"));
   object_ptr claim = cluster.get("resource.k8s.io", "ResourceClaim", "namespaceValue", "nameValue");
   REQUIRE(claim);
-  const json& device = claim->body["status"]["devices"][0];
+  const json& device = claim->body()["status"]["devices"][0];
   CHECK_FALSE(device.contains("data"));
   CHECK(device.contains("conditions"));
   CHECK(device["networkData"]["interfaceName"] == "interfaceNameValue");
-  CHECK(claim->body["status"].contains("allocation"));
-  CHECK(claim->body["status"].contains("reservedFor"));
-  CHECK(claim->body["spec"]["devices"].contains("config"));
-  CHECK_FALSE(claim->body["metadata"].contains("managedFields"));
+  CHECK(claim->body()["status"].contains("allocation"));
+  CHECK(claim->body()["status"].contains("reservedFor"));
+  CHECK(claim->body()["spec"]["devices"].contains("config"));
+  CHECK_FALSE(claim->body()["metadata"].contains("managedFields"));
 
   fixture_cluster slices;
   slices.load_file(upstream("samples/kubernetes-api/testdata/HEAD/resource.k8s.io.v1.ResourceSlice.yaml"));
   object_ptr slice = slices.get("resource.k8s.io", "ResourceSlice", "namespaceValue", "nameValue");
   REQUIRE(slice);
-  const json& published = slice->body["spec"]["devices"][0];
+  const json& published = slice->body()["spec"]["devices"][0];
   CHECK(published.contains("attributes"));
   CHECK(published.contains("capacity"));
   CHECK(published.contains("taints"));

@@ -56,7 +56,7 @@ TEST_CASE("a cached Workload keeps what views need and sums requests instead of 
   cluster.load_json(full_workload);
   object_ptr cached = cluster.get("kueue.x-k8s.io", "Workload", "ml", "job-train-7f3c2");
   REQUIRE(cached);
-  const json& body = cached->body;
+  const json& body = cached->body();
   CHECK_FALSE(body["metadata"].contains("managedFields"));
   CHECK_FALSE(body["metadata"].contains("annotations"));
   CHECK_FALSE(body["metadata"].contains("finalizers"));
@@ -105,8 +105,8 @@ TEST_CASE("a cached Workload does not grow with its pod templates", "[kueue][pro
   fixture_cluster cluster;
   cluster.load_json(full_workload);
   cluster.load_json(bigger.dump());
-  json small_body = cluster.get("kueue.x-k8s.io", "Workload", "ml", "job-train-7f3c2")->body;
-  json big_body = cluster.get("kueue.x-k8s.io", "Workload", "ml", "job-train-bigger")->body;
+  json small_body = cluster.get("kueue.x-k8s.io", "Workload", "ml", "job-train-7f3c2")->body();
+  json big_body = cluster.get("kueue.x-k8s.io", "Workload", "ml", "job-train-bigger")->body();
   CHECK(bigger.dump().size() > 10000);
   CHECK(big_body.dump().size() ==
         small_body.dump().size() + std::string("bigger").size() - std::string("7f3c2").size());
@@ -118,7 +118,7 @@ TEST_CASE("the watch path (simdjson) caches the same summary", "[kueue][profile]
   json_decoder decoder(profiles);
   auto decoded = decoder.decode_object(full_workload, &workload_kind);
   REQUIRE(decoded.ok());
-  const json& body = *decoded.value;
+  const packed_value& body = decoded.value->root();
   CHECK_FALSE(body["spec"]["podSets"][1].contains("template"));
   CHECK(body["spec"]["podSets"][1]["requestsPerPod"]["cpu"] == "2600m");
 }
