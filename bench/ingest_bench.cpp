@@ -115,6 +115,7 @@ void run(const char* label, const std::string& body, const char* api_version, co
   }
   // Memory: what the store holds per object once the list is decoded, cached and the body freed.
   std::size_t before = heap_in_use();
+  std::size_t body_bytes = 0;
   {
     sextant::object_store store;
     {
@@ -125,6 +126,7 @@ void run(const char* label, const std::string& body, const char* api_version, co
       }
       std::vector<sextant::object_ptr> objects;
       for (sextant::packed_body& item : list.value->items) {
+        body_bytes += item.size();
         objects.push_back(sextant::make_object(std::move(item), {}, nullptr));
       }
       const sextant::kind_key type = objects.front()->type;
@@ -133,10 +135,11 @@ void run(const char* label, const std::string& body, const char* api_version, co
     std::size_t held = heap_in_use() - before;
     std::printf(
         "%-10s %6zu items  %7.1f MB  decode %7.1f ms  %8.0f MB/s  %6.2f us/item  cached %7.0f bytes/object (%.3fx "
-        "text)\n",
+        "text), of which packed body %5.0f\n",
         label, items, static_cast<double>(body.size()) / 1e6, best * 1e3, static_cast<double>(body.size()) / 1e6 / best,
         best * 1e6 / static_cast<double>(items), static_cast<double>(held) / static_cast<double>(items),
-        static_cast<double>(held) / static_cast<double>(body.size()));
+        static_cast<double>(held) / static_cast<double>(body.size()),
+        static_cast<double>(body_bytes) / static_cast<double>(items));
   }
 }
 
