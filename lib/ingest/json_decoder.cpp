@@ -10,31 +10,41 @@ namespace {
 // Where a value sits, for the drops that apply to every kind.
 enum class place { root, metadata, annotations, other };
 
+// The mask for member `key` of an object at `where`, and where the member sits; a null mask
+// when the member is not kept, so the parser skips its value unread.
+struct member_rule {
+  const field_mask* mask;
+  place where;
+};
+
+member_rule rule_for(std::string_view key, const field_mask& mask, place where) {
+  if ((where == place::metadata && dropped_metadata_member(key)) ||
+      (where == place::annotations && dropped_annotation(key))) {
+    return {nullptr, place::other};
+  }
+  place next = place::other;
+  if (where == place::root && key == "metadata") {
+    next = place::metadata;
+  } else if (where == place::metadata && key == "annotations") {
+    next = place::annotations;
+  }
+  return {mask.child(key), next};
+}
+
 json convert(od::value value, const field_mask& mask, place where);
 
 json convert_object(od::object object, const field_mask& mask, place where) {
   json out = json::object();
   for (auto field : object) {
     std::string_view key = field.unescaped_key().value();
-    if (where == place::metadata && dropped_metadata_member(key)) {
+    const member_rule rule = rule_for(key, mask, where);
+    if (rule.mask == nullptr) {
       continue;
-    }
-    if (where == place::annotations && dropped_annotation(key)) {
-      continue;
-    }
-    const field_mask* child = mask.child(key);
-    if (child == nullptr) {
-      continue;  // the parser skips the unread value
-    }
-    place next = place::other;
-    if (where == place::root && key == "metadata") {
-      next = place::metadata;
-    } else if (where == place::metadata && key == "annotations") {
-      next = place::annotations;
     }
     // Straight onto the member vector: the API server writes no duplicate keys, so the
     // linear duplicate search of ordered_json's operator[] is wasted work here.
-    out.get_ref<json::object_t&>().emplace_back(std::string(key), convert(field.value().value(), *child, next));
+    out.get_ref<json::object_t&>().emplace_back(std::string(key),
+                                                convert(field.value().value(), *rule.mask, rule.where));
   }
   return out;
 }
@@ -83,28 +93,16 @@ void write_object(od::object object, const field_mask& mask, place where, packed
   bool has_kind = false;
   for (auto field : object) {
     std::string_view key = field.unescaped_key().value();
-    if (where == place::metadata && dropped_metadata_member(key)) {
+    const member_rule rule = rule_for(key, mask, where);
+    if (rule.mask == nullptr) {
       continue;
     }
-    if (where == place::annotations && dropped_annotation(key)) {
-      continue;
-    }
-    const field_mask* child = mask.child(key);
-    if (child == nullptr) {
-      continue;  // the parser skips the unread value
-    }
-    place next = place::other;
     if (where == place::root) {
-      if (key == "metadata") {
-        next = place::metadata;
-      }
       has_api_version = has_api_version || key == "apiVersion";
       has_kind = has_kind || key == "kind";
-    } else if (where == place::metadata && key == "annotations") {
-      next = place::annotations;
     }
     out.key(key);
-    write_value(field.value().value(), *child, next, out);
+    write_value(field.value().value(), *rule.mask, rule.where, out);
   }
   if (!has_api_version && !api_version.empty()) {
     out.key("apiVersion");

@@ -5,7 +5,8 @@
 // eviction counts, and per pod set a name, a count and summed requests; the rest is never
 // built (the mask) or is summarised and dropped (the transform).
 #include <algorithm>
-#include <array>
+#include <initializer_list>
+#include <string_view>
 
 #include "sections/kueue/kueue_section.hpp"
 #include "sections/kueue/pod_sets.hpp"
@@ -13,104 +14,101 @@
 namespace sextant::kueue {
 namespace {
 
-// Copies the named members of an object, in the object's own order; anything else as it is.
-void write_members(const packed_value& object, std::initializer_list<std::string_view> members, packed_writer& out) {
+// Writes an object member by member through `member(key, value)`, which writes the member or
+// skips it, then `after()`; anything but an object is copied as it is.
+template <typename Member, typename After>
+void rewrite_object(const packed_value& object, packed_writer& out, Member member, After after) {
   if (!object.is_object()) {
     out.write(object);
     return;
   }
   out.begin_object();
   for (const auto& [key, value] : object.items()) {
-    if (std::find(members.begin(), members.end(), key) != members.end()) {
-      out.key(key);
-      out.write(value);
-    }
+    member(key, value);
   }
+  after();
   out.end_object();
+}
+
+template <typename Member>
+void rewrite_object(const packed_value& object, packed_writer& out, Member member) {
+  rewrite_object(object, out, member, [] {});
+}
+
+// Writes each element of an array through `element(value)`; anything else is copied.
+template <typename Element>
+void rewrite_array(const packed_value& array, packed_writer& out, Element element) {
+  if (!array.is_array()) {
+    out.write(array);
+    return;
+  }
+  out.begin_array();
+  for (const packed_value& value : array) {
+    element(value);
+  }
+  out.end_array();
+}
+
+bool one_of(std::string_view key, std::initializer_list<std::string_view> keys) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
 void write_metadata(const packed_value& metadata, packed_writer& out) {
   // Annotations, finalizers and the like are read by no view.
-  static constexpr std::array<std::string_view, 7> kept = {
-      "name", "namespace", "uid", "resourceVersion", "creationTimestamp", "deletionTimestamp", "labels"};
-  if (!metadata.is_object()) {
-    out.write(metadata);
-    return;
-  }
-  out.begin_object();
-  for (const auto& [key, value] : metadata.items()) {
-    if (key == "ownerReferences" && value.is_array()) {
+  rewrite_object(metadata, out, [&out](std::string_view key, const packed_value& value) {
+    if (key == "ownerReferences") {
       out.key(key);
-      out.begin_array();
-      for (const packed_value& owner : value) {
-        write_members(owner, {"apiVersion", "kind", "name", "uid", "controller"}, out);
-      }
-      out.end_array();
-    } else if (std::find(kept.begin(), kept.end(), key) != kept.end()) {
+      rewrite_array(value, out, [&out](const packed_value& owner) {
+        rewrite_object(owner, out, [&out](std::string_view owner_key, const packed_value& owner_value) {
+          if (one_of(owner_key, {"apiVersion", "kind", "name", "uid", "controller"})) {
+            out.key(owner_key);
+            out.write(owner_value);
+          }
+        });
+      });
+    } else if (one_of(key, {"name", "namespace", "uid", "resourceVersion", "creationTimestamp", "deletionTimestamp",
+                            "labels"})) {
       out.key(key);
       out.write(value);
     }
-  }
-  out.end_object();
+  });
 }
 
 // A pod set without its template, and with the per-pod requests summed from it.
 void write_pod_set(const packed_value& pod_set, packed_writer& out) {
-  if (!pod_set.is_object()) {
-    out.write(pod_set);
-    return;
-  }
-  out.begin_object();
-  for (const auto& [key, value] : pod_set.items()) {
-    if (key != "template" && key != requests_per_pod_member) {
-      out.key(key);
-      out.write(value);
-    }
-  }
-  json requests = pod_set_requests(pod_set);
-  out.key(requests_per_pod_member);
-  out.write(requests.is_object() ? requests : json::object());
-  out.end_object();
-}
-
-void write_spec(const packed_value& spec, packed_writer& out) {
-  if (!spec.is_object()) {
-    out.write(spec);
-    return;
-  }
-  out.begin_object();
-  for (const auto& [key, value] : spec.items()) {
-    out.key(key);
-    if (key == "podSets" && value.is_array()) {
-      out.begin_array();
-      for (const packed_value& pod_set : value) {
-        write_pod_set(pod_set, out);
-      }
-      out.end_array();
-    } else {
-      out.write(value);
-    }
-  }
-  out.end_object();
+  rewrite_object(
+      pod_set, out,
+      [&out](std::string_view key, const packed_value& value) {
+        if (key != "template" && key != requests_per_pod_member) {
+          out.key(key);
+          out.write(value);
+        }
+      },
+      [&] {
+        json requests = pod_set_requests(pod_set);
+        out.key(requests_per_pod_member);
+        out.write(requests.is_object() ? requests : json::object());
+      });
 }
 
 void summarise(const packed_value& workload, packed_writer& out) {
-  if (!workload.is_object()) {
-    out.write(workload);
-    return;
-  }
-  out.begin_object();
-  for (const auto& [key, value] : workload.items()) {
+  rewrite_object(workload, out, [&out](std::string_view key, const packed_value& value) {
     out.key(key);
     if (key == "metadata") {
       write_metadata(value, out);
     } else if (key == "spec") {
-      write_spec(value, out);
+      rewrite_object(value, out, [&out](std::string_view spec_key, const packed_value& spec_value) {
+        out.key(spec_key);
+        if (spec_key == "podSets") {
+          rewrite_array(spec_value, out, [&out](const packed_value& pod_set) { write_pod_set(pod_set, out); });
+        } else {
+          out.write(spec_value);
+        }
+      });
     } else {
       out.write(value);
     }
-  }
-  out.end_object();
+  });
 }
 
 }  // namespace
