@@ -113,7 +113,7 @@ void app::load_snapshot() {
     spdlog::warn("{}:{}: {}", warning.path, warning.line, warning.message);
   }
   spdlog::info("snapshot {}: {}", config_.snapshot, report.summary());
-  state_->mark_all_lists_complete();
+  state_->settle_snapshot_lists();
 }
 
 void app::start_live() {

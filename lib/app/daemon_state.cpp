@@ -1,5 +1,9 @@
 #include "app/daemon_state.hpp"
 
+#include <spdlog/spdlog.h>
+
+#include "kube/watch_plan.hpp"
+
 namespace sextant {
 
 daemon_state::daemon_state(std::vector<section> sections, const clock& time_source)
@@ -14,13 +18,26 @@ daemon_state::daemon_state(std::vector<section> sections, const clock& time_sour
   }
 }
 
-void daemon_state::mark_all_lists_complete() {
+void daemon_state::settle_snapshot_lists() {
   for (const section& s : catalog.sections()) {
     for (const resource_def& r : s.resources) {
       if (!r.type.kind.empty()) {
         store.set_completeness(r.type, {list_completeness::state::complete, ""});
       }
     }
+  }
+  // The live watches' caps, merged across sections the same way; a selected list would hold
+  // only what its selector picks, which a snapshot cannot tell apart, so those are left whole.
+  for (const kube::watch_spec& watch : kube::plan_watches(catalog.sections(), served)) {
+    if (watch.cap == 0 || !watch.label_selector.empty() || store.count(watch.type) <= watch.cap) {
+      continue;
+    }
+    std::vector<object_ptr> kept = store.list(watch.type);
+    spdlog::warn("snapshot holds {} {}; keeping the first {}, as a live list would", kept.size(), watch.title,
+                 watch.cap);
+    kept.resize(watch.cap);
+    store.replace_all(watch.type, std::move(kept));
+    store.set_completeness(watch.type, {list_completeness::state::truncated, cut_reason(watch.cap, watch.title)});
   }
 }
 

@@ -20,8 +20,10 @@ struct daemon_state {
   daemon_state(std::vector<section> sections, const clock& time_source);
 
   view_context context() const { return catalog.context(store, served, time.now(), &documents); }
-  // A snapshot is the whole truth about what it holds: marks every section kind's list complete.
-  void mark_all_lists_complete();
+  // A snapshot is the whole truth about what it holds: marks every section kind's list complete,
+  // then cuts each capped kind at its cap as a live list would be cut (the first objects by
+  // namespace and name, the API server's order), marked incomplete in the same words.
+  void settle_snapshot_lists();
   // Re-evaluates problems now; returns when the next pending finding falls due.
   std::optional<time_point> evaluate_problems();
 

@@ -83,9 +83,9 @@ void reflector::mark_synced() {
 void reflector::set_truncated() {
   truncated_ = true;
   store_.set_completeness(
-      type_, list_completeness{list_completeness::state::truncated,
-                               "cut at " + std::to_string(options_.cap) + " " +
-                                   (options_.cap_noun.empty() ? plural_kind(type_.kind) : options_.cap_noun)});
+      type_, list_completeness{
+                 list_completeness::state::truncated,
+                 cut_reason(options_.cap, options_.cap_noun.empty() ? plural_kind(type_.kind) : options_.cap_noun)});
 }
 
 void reflector::mark_failure(const api_error& error, const char* during) {

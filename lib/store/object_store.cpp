@@ -236,6 +236,10 @@ void object_store::index_label(const kind_key& type, const std::string& label_ke
   }
 }
 
+std::string cut_reason(std::size_t cap, std::string_view noun) {
+  return "cut at " + std::to_string(cap) + " " + std::string(noun);
+}
+
 void object_store::set_completeness(const kind_key& type, list_completeness completeness) {
   kinds_[type].completeness = std::move(completeness);
 }

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct list_completeness {
 
   bool complete() const { return value == state::complete; }
 };
+
+// The reason of a list cut at its cap: "cut at 500 Resource Slices".
+std::string cut_reason(std::size_t cap, std::string_view noun);
 
 class object_store {
  public:

@@ -38,7 +38,7 @@ status: {phase: Pending}
 )",
                      false, report);
     REQUIRE(report.errors.empty());
-    state.mark_all_lists_complete();
+    state.settle_snapshot_lists();
   }
 
   api_response get(const std::string& target, const std::string& if_none_match = {}) {
