@@ -69,6 +69,19 @@ std::optional<std::string> section_catalog::path_for(const kind_key& type, const
   return path + name;
 }
 
+std::string section_catalog::version_for(const kind_key& type, const served_kinds& served) const {
+  resource_match match = resource_for_kind(type);
+  static const std::vector<std::string> no_preference;
+  const std::vector<std::string>& preference = match.owner ? match.owner->version_preference : no_preference;
+  if (const served_kind* kind = served.find(type); kind != nullptr && !kind->versions.empty()) {
+    return choose_version(*kind, preference);
+  }
+  if (std::string version = choose_version(served.group_versions(type.group), preference); !version.empty()) {
+    return version;
+  }
+  return preference.empty() ? std::string() : preference.front();
+}
+
 ingest_profiles section_catalog::profiles() const {
   ingest_profiles out;
   for (const section& s : sections_) {
@@ -99,10 +112,13 @@ std::vector<problem_rule> section_catalog::rules() const {
 
 view_context section_catalog::context(const object_store& store, const served_kinds& served, time_point now,
                                       const polled_documents* documents) const {
-  return view_context{store, served, now,
+  return view_context{store,
+                      served,
+                      now,
                       [this, &served](const kind_key& type, const std::string& namespace_, const std::string& name) {
                         return path_for(type, namespace_, name, served);
                       },
+                      [this, &served](const kind_key& type) { return version_for(type, served); },
                       documents};
 }
 

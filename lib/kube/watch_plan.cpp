@@ -14,15 +14,6 @@ bool watch_spec::same_watch(const watch_spec& other) const {
          label_selector == other.label_selector && cap == other.cap;
 }
 
-std::string choose_version(const served_kind& kind, const std::vector<std::string>& preference) {
-  for (const std::string& wanted : preference) {
-    if (std::find(kind.versions.begin(), kind.versions.end(), wanted) != kind.versions.end()) {
-      return wanted;
-    }
-  }
-  return kind.versions.empty() ? std::string() : kind.versions.front();
-}
-
 std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const served_kinds& served) {
   struct merged {
     watch_spec spec;

@@ -4,13 +4,6 @@
 
 namespace sextant::dra {
 
-std::string dra_api_version(const view_context& context, const kind_key& type) {
-  if (const served_kind* served = context.served.find(type); served != nullptr && !served->versions.empty()) {
-    return std::string(group) + "/" + served->versions.front();
-  }
-  return std::string(group) + "/v1";
-}
-
 section make_section() {
   section s;
   s.id = "dra";
