@@ -1,5 +1,7 @@
 #include "app/section_catalog.hpp"
 
+#include <algorithm>
+
 namespace sextant {
 
 section_catalog::section_catalog(std::vector<section> sections) : sections_(std::move(sections)) {}
@@ -88,6 +90,21 @@ ingest_profiles section_catalog::profiles() const {
     for (const resource_def& r : s.resources) {
       if (r.profile && !r.type.kind.empty()) {
         out.set(r.type, *r.profile);
+      }
+    }
+  }
+  // What sections read of kinds they do not own joins the owner's profile.
+  for (const section& s : sections_) {
+    for (const kind_reads& reads : s.reads) {
+      ingest_profile& profile = out.edit(reads.type);
+      for (const std::string& field : reads.fields) {
+        profile.mask.keep(field);
+      }
+      for (const std::string& label : reads.indexed_labels) {
+        if (std::find(profile.indexed_labels.begin(), profile.indexed_labels.end(), label) ==
+            profile.indexed_labels.end()) {
+          profile.indexed_labels.push_back(label);
+        }
       }
     }
   }
