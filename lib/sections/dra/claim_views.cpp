@@ -180,15 +180,11 @@ json read_consumers(const cached_object& claim, const view_context& context, det
   for (const claim_consumer& consumer : reserved_for(claim.body())) {
     consumer_kind kind = kind_of(consumer, context);
     json exists = consumer_exists(kind, claim.namespace_, consumer, context);
-    json path = context.path_json(kind.type, claim.namespace_, consumer.name);
-    out.push_back({{"rel", "consumer"},
-                   {"apiVersion", kind.api_version},
-                   {"kind", kind.kind},
-                   {"namespace", claim.namespace_.empty() ? json(nullptr) : json(claim.namespace_)},
-                   {"name", consumer.name},
-                   {"path", path},
-                   {"uid", consumer.uid.empty() ? json(nullptr) : json(consumer.uid)},
-                   {"exists", exists}});
+    json entry = {{"rel", "consumer"}};
+    entry.update(link_json(context, kind.type, kind.api_version, claim.namespace_, consumer.name));
+    entry["uid"] = or_null(consumer.uid);
+    entry["exists"] = exists;
+    out.push_back(std::move(entry));
     view.link(context, "consumer", kind.api_version, kind.kind, claim.namespace_, consumer.name);
     if (exists == json(false)) {
       view.note("The claim is reserved for " + consumer_text(consumer) +
