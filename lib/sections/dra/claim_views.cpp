@@ -120,11 +120,11 @@ json read_allocation(const cached_object& claim, const view_context& context, de
     json entry = {
         {"request", device.request},
         {"mainRequest", main_request},
-        {"subRequest", sub_request.empty() ? json(nullptr) : json(sub_request)},
+        {"subRequest", or_null(sub_request)},
         {"driver", device.driver},
         {"pool", device.pool},
         {"device", device.device},
-        {"shareID", device.share_id.empty() ? json(nullptr) : json(device.share_id)},
+        {"shareID", or_null(device.share_id)},
         {"adminAccess", get_bool(*device.result, {"adminAccess"}).value_or(false)},
         {"bindingConditions", binding_conditions},
         {"bindingFailureConditions", string_array(member(*device.result, "bindingFailureConditions"))},

@@ -36,12 +36,12 @@ json claim_users(const packed_value& pod, const std::string& claim) {
 json claim_entry(const pod_claim& entry, const cached_object& pod, const view_context& context) {
   object_state state = read_pod_claim(entry, context).state;
   bool known = !entry.claim_name.empty();
-  return json{{"name", entry.name.empty() ? json(nullptr) : json(entry.name)},
+  return json{{"name", or_null(entry.name)},
               {"claimName", known ? json(entry.claim_name) : json(nullptr)},
-              {"source", entry.source.empty() ? json(nullptr) : json(entry.source)},
-              {"templateName", entry.template_name.empty() ? json(nullptr) : json(entry.template_name)},
+              {"source", or_null(entry.source)},
+              {"templateName", or_null(entry.template_name)},
               {"state", state.label},
-              {"reason", state.reason.empty() ? json(nullptr) : json(state.reason)},
+              {"reason", or_null(state.reason)},
               {"message", state.message},
               {"reservedForPod", entry.claim ? reserved_for_pod(entry.claim->body(), pod) : false},
               {"usedBy", claim_users(pod.body(), entry.name)},
