@@ -1,4 +1,5 @@
 // What DRA adds to a Pod's details: its claims, and the DRA reasons it waits.
+#include "sections/common/conditions.hpp"
 #include "sections/core/pod_reading.hpp"
 #include "sections/dra/claim_reading.hpp"
 #include "sections/dra/device_requests.hpp"
@@ -108,7 +109,7 @@ void extend_pod_details(const cached_object& pod, const view_context& context, d
     return;
   }
   const packed_value* condition = core::not_scheduled_condition(pod.body());
-  std::string message = condition == nullptr ? std::string() : string_or(*condition, {"message"});
+  std::string message = condition_message(condition);
   std::vector<dra_reason> reasons = recognise_scheduler_message(message).reasons;
   std::size_t told = reasons.size();
   for (dra_reason& fact : reasons_from_objects(claims, context)) {
