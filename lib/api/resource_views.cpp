@@ -1,11 +1,9 @@
 #include "api/resource_views.hpp"
 
+#include "sections/common/lists.hpp"
+
 namespace sextant {
 namespace {
-
-json or_null(const std::string& text) {
-  return text.empty() ? json(nullptr) : json(text);
-}
 
 object_state safe_state(daemon_state& state, const section& owner, const resource_def& resource,
                         const cached_object& object, const view_context& context) {
@@ -104,12 +102,8 @@ json resource_list(daemon_state& state, const section& owner, const resource_def
   for (const object_ptr& object : state.store.list(resource.type, namespace_)) {
     items.push_back(object_summary(state, owner, resource, *object, context));
   }
-  list_completeness completeness = state.store.completeness(resource.type);
-  std::string reason;
-  if (!completeness.complete()) {
-    reason = completeness.reason.empty() ? "the list has not been read in full yet" : completeness.reason;
-  }
-  return {{"items", std::move(items)}, {"incomplete", !completeness.complete()}, {"incompleteReason", or_null(reason)}};
+  std::string reason = incomplete_reason(context, resource.type);
+  return {{"items", std::move(items)}, {"incomplete", !reason.empty()}, {"incompleteReason", or_null(reason)}};
 }
 
 }  // namespace sextant

@@ -29,8 +29,8 @@ std::string folder_id(std::string name) {
 std::vector<std::pair<kind_key, std::string>> kinds_referred(const section& s) {
   std::vector<std::pair<kind_key, std::string>> out;
   for (const resource_def& r : s.resources) {
-    for (const kind_key& needed : r.details_need) {
-      out.emplace_back(needed, s.id + "/" + r.id + " details_need");
+    for (const kind_key& needed : r.reads_on_demand) {
+      out.emplace_back(needed, s.id + "/" + r.id + " reads_on_demand");
     }
   }
   for (const problem_rule& rule : s.rules) {
@@ -39,14 +39,17 @@ std::vector<std::pair<kind_key, std::string>> kinds_referred(const section& s) {
   // An extension's own kind may be one no section shows yet (Kueue's Queue block for JobSets
   // before the JobSet section exists): it applies once one does. What it reads must be watched.
   for (const details_extension& extension : s.extensions) {
-    for (const kind_key& needed : extension.needs) {
-      out.emplace_back(needed, s.id + " details extension needs");
+    for (const kind_key& needed : extension.reads_on_demand) {
+      out.emplace_back(needed, s.id + " details extension reads_on_demand");
     }
   }
   for (const section_route& route : s.routes) {
-    for (const kind_key& needed : route.needs) {
+    for (const kind_key& needed : route.reads_on_demand) {
       out.emplace_back(needed, s.id + " route " + route.segment);
     }
+  }
+  for (const kind_reads& read : s.reads) {
+    out.emplace_back(read.type, s.id + " reads of another section's kind");
   }
   for (const polled_document& document : s.documents) {
     out.emplace_back(document.of, s.id + " polled document " + document.id);
