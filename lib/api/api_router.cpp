@@ -323,7 +323,13 @@ api_response api_router::section_route(const parsed_target& target) {
           }
         }
         std::vector<std::string> rest(s.begin() + 4, s.end());
-        route_answer answer = route.handle(rest, context);
+        route_answer answer;
+        try {
+          answer = route.handle(rest, context);
+        } catch (const std::exception& error) {
+          state_.interpreter_failed(owner->id, route.segment, "route", error.what());
+          throw;  // answered as every failed request is: 500 with the reason
+        }
         api_response response = answer.status >= 400
                                     ? error_response(answer.status, answer.reason.empty() ? "NotFound" : answer.reason,
                                                      string_or(answer.body, {"message"}, "not found"))

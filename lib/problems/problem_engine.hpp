@@ -6,6 +6,7 @@
 // what is current, and tells the caller when the next pending finding will cross its
 // threshold, so one timer on the event loop suffices. Categories that are off are not
 // evaluated at all. Owned by the event loop; not thread-safe.
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -51,6 +52,11 @@ class problem_engine {
   std::vector<problem> for_object(const kind_key& type, const std::string& namespace_, const std::string& name) const;
   std::size_t evaluations() const { return evaluations_; }
 
+  // Told when a rule throws on an object; the rule then judges nothing of that object.
+  using rule_failure_listener =
+      std::function<void(const problem_rule& rule, const cached_object& object, const std::string& error)>;
+  void on_rule_failure(rule_failure_listener listener) { on_rule_failure_ = std::move(listener); }
+
  private:
   // (category, rule index, object uid or key, finding id)
   using finding_key = std::tuple<std::string, std::size_t, std::string, std::string>;
@@ -61,6 +67,7 @@ class problem_engine {
   std::map<finding_key, time_point> first_seen_;
   std::vector<problem> current_;
   std::size_t evaluations_ = 0;
+  rule_failure_listener on_rule_failure_;
 };
 
 }  // namespace sextant
