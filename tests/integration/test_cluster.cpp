@@ -13,13 +13,15 @@
 #include <stdexcept>
 #include <thread>
 
+#include "support/upstream_files.hpp"
+
 extern char** environ;
 
 namespace sextant::integration {
 namespace fs = std::filesystem;
 
 std::filesystem::path upstream_crds(const std::string& name) {
-  return fs::path(SEXTANT_SHARED_DIR) / "upstream" / "crds" / name;
+  return sextant::testing::upstream_files("crds/" + name);
 }
 
 std::filesystem::path fixture(const std::string& name) {

@@ -45,7 +45,8 @@ class test_cluster {
   std::map<std::string, std::string> env_;
 };
 
-// ../shared/upstream/crds/<name>
+// The CRDs of one operator ("kueue", "jobset", "kuberay", "training-operator", "lws", ...) from its
+// Go module at the version tests/upstream/go.mod pins (see support/upstream_files.hpp).
 std::filesystem::path upstream_crds(const std::string& name);
 std::filesystem::path fixture(const std::string& name);
 std::string read_text(const std::filesystem::path& path);
