@@ -7,7 +7,9 @@
 
 #include <fcntl.h>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -60,6 +62,10 @@ test_cluster::test_cluster(cluster_options options) {
   if (!options.watch_cache) {
     args.push_back("--watch-cache=false");
   }
+  for (const std::string& controller : options.controllers) {
+    args.push_back("--controllers");
+    args.push_back(controller);
+  }
   args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
   std::vector<char*> argv;
   for (std::string& arg : args) {
@@ -111,6 +117,11 @@ test_cluster::~test_cluster() {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
+  }
+  if (current_test_failed() || std::uncaught_exceptions() > 0) {
+    // What the apiserver and the controllers said is what explains a failure: keep it.
+    std::fprintf(stderr, "test failed: the cluster's folder and logs are kept in %s\n", dir_.c_str());
+    return;
   }
   std::error_code ignored;
   fs::remove_all(dir_, ignored);
