@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <fcntl.h>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -24,6 +25,10 @@ namespace fs = std::filesystem;
 
 std::filesystem::path upstream_crds(const std::string& name) {
   return sextant::testing::upstream_files("crds/" + name);
+}
+
+std::filesystem::path controller_binary(const std::string& name) {
+  return fs::path(SEXTANT_SOURCE_DIR) / "tests" / "controllers" / "bin" / name;
 }
 
 std::filesystem::path fixture(const std::string& name) {
@@ -55,16 +60,26 @@ test_cluster::test_cluster(cluster_options options) {
   std::string pattern = (fs::temp_directory_path() / "sextant-cluster-XXXXXX").string();
   dir_ = ::mkdtemp(pattern.data());
   std::vector<std::string> args{SEXTANT_TESTCLUSTER, "--dir", (dir_ / "cluster").string()};
+  for (const std::string& controller : options.controllers) {
+    if (controller == "kueue") {
+      // Kueue's own binary (tests/controllers/build.sh), with the CRDs of the same version.
+      args.push_back("--kueue");
+      args.push_back(controller_binary("kueue").string());
+      const std::string kueue_crds = upstream_crds("kueue").string();
+      if (std::find(options.crds.begin(), options.crds.end(), kueue_crds) == options.crds.end()) {
+        options.crds.push_back(kueue_crds);
+      }
+    } else {
+      args.push_back("--controllers");
+      args.push_back(controller);
+    }
+  }
   for (const std::string& crds : options.crds) {
     args.push_back("--crds");
     args.push_back(crds);
   }
   if (!options.watch_cache) {
     args.push_back("--watch-cache=false");
-  }
-  for (const std::string& controller : options.controllers) {
-    args.push_back("--controllers");
-    args.push_back(controller);
   }
   args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
   std::vector<char*> argv;

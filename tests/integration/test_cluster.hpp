@@ -21,7 +21,8 @@ struct cluster_options {
   std::vector<std::string> extra_args{};  // more testcluster flags, e.g. "--dra-versions=v1beta1"
   // Upstream controllers started beside the apiserver: "kube-scheduler",
   // "kube-controller-manager" (the Job, garbage-collector, ResourceClaim, namespace and
-  // service-account controllers). Each logs to DIR/cluster/<name>.log.
+  // service-account controllers), "kueue" (Kueue's own binary, tests/controllers/; its CRDs
+  // are added). Each logs to DIR/cluster/<name>.log.
   std::vector<std::string> controllers{};
 };
 
@@ -54,6 +55,8 @@ class test_cluster {
 // Go module at the version tests/upstream/go.mod pins (see support/upstream_files.hpp).
 std::filesystem::path upstream_crds(const std::string& name);
 std::filesystem::path fixture(const std::string& name);
+// tests/controllers/bin/<name>, built by tests/controllers/build.sh (ctest: kube_controllers_build).
+std::filesystem::path controller_binary(const std::string& name);
 // Whether the running test case has failed an assertion so far (integration_main's listener).
 bool current_test_failed();
 std::string read_text(const std::filesystem::path& path);

@@ -68,18 +68,17 @@ type controller struct {
 	stopping      atomic.Bool
 }
 
-func startController(self, role string, args []string, logPath string, died chan<- error) (*controller, error) {
+// startController runs bin with args (for a role of this binary: the role, then its flags),
+// its output appended to logPath.
+func startController(bin, role string, args, env []string, logPath string, died chan<- error) (*controller, error) {
 	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
 	defer logFile.Close()
 	fmt.Fprintf(logFile, "==== testcluster: starting %s at %s\n", role, time.Now().Format(time.RFC3339Nano))
-	cmd := exec.Command(self, append([]string{role}, args...)...)
-	if name, err := os.Executable(); err == nil {
-		cmd.Args[0] = name
-	}
-	cmd.Env = append(os.Environ(), parentPIDEnv+"="+strconv.Itoa(os.Getpid()))
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(append(os.Environ(), parentPIDEnv+"="+strconv.Itoa(os.Getpid())), env...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {

@@ -45,6 +45,7 @@ type options struct {
 	verbosity      int
 	apiserverArgs  stringList
 	controllers    stringList
+	kueue          string
 	startupTimeout time.Duration
 }
 
@@ -73,6 +74,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.Var(&o.apiserverArgs, "apiserver-arg", "extra kube-apiserver flag, e.g. --apiserver-arg=--etcd-compaction-interval=0 (repeatable)")
 	fs.Var(&o.controllers, "controllers", "controllers started beside the apiserver once it is ready: "+
 		schedulerRole+", "+controllerManagerRole+" (comma list, repeatable; log: DIR/<name>.log)")
+	fs.StringVar(&o.kueue, "kueue", "", "Kueue's binary (tests/controllers/bin/kueue): run it beside the apiserver (log: DIR/kueue.log)")
 	fs.DurationVar(&o.startupTimeout, "startup-timeout", 3*time.Minute, "limit for etcd + kube-apiserver readiness")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -92,6 +94,11 @@ func parseFlags(args []string) (*options, error) {
 		}
 	}
 	o.controllers = controllers
+	if o.kueue != "" {
+		if _, err := os.Stat(o.kueue); err != nil {
+			return nil, fmt.Errorf("%w: %v", errNoKueue, err)
+		}
+	}
 	if o.dir == "" {
 		return nil, errors.New("--dir is required")
 	}
@@ -549,13 +556,30 @@ func runSupervisor(args []string) error {
 	controllerDied := make(chan error, 1)
 	for _, role := range o.controllers {
 		args, _ := controllerArgs(role, path("kubeconfig-token.yaml"), o.dir)
-		c, err := startController(self, role, args, path(logName(role)), controllerDied)
+		c, err := startController(self, role, append([]string{role}, args...), nil, path(logName(role)), controllerDied)
 		if err != nil {
 			return err
 		}
 		defer func() {
 			c.stop()
 			logf("%s stopped", c.role)
+		}()
+	}
+
+	if o.kueue != "" {
+		args, kenv, err := prepareKueue(ctx, restCfg, o.dir, path("kubeconfig-token.yaml"),
+			append(append([]byte{}, p.serving.certPEM...), p.serverCA.certPEM...), p.serving.keyPEM)
+		if err != nil {
+			return err
+		}
+		c, err := startController(o.kueue, "kueue", args, kenv, path("kueue.log"), controllerDied)
+		if err != nil {
+			return err
+		}
+		o.controllers = append(o.controllers, "kueue")
+		defer func() {
+			c.stop()
+			logf("kueue stopped")
 		}()
 	}
 
