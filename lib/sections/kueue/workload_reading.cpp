@@ -169,7 +169,9 @@ workload_reading read_workload(const packed_value& body) {
     reading.since = transition_time(admitted);
     return reading;
   }
-  if (reading.evicted && !reading.quota_reserved) {
+  // Evicted comes before Waiting for admission checks: a check in Retry evicts a Workload while
+  // its reservation still stands, and the eviction is what happens to it.
+  if (reading.evicted) {
     reading.state = {"Evicted", string_or(*evicted, {"reason"}), string_or(*evicted, {"message"})};
     reading.since = transition_time(evicted);
     return reading;
