@@ -43,6 +43,9 @@ object_state local_queue_state(const cached_object& queue, const view_context& c
 object_state admission_check_state(const cached_object& check, const view_context& context);
 object_state cohort_state(const cached_object& cohort, const view_context& context);
 object_state workload_state(const cached_object& workload, const view_context& context);
+// The Cohort chain from `cohort` upward when it loops ("a", "b", "c", "b"), else empty. Only the
+// Cohorts read are followed, so a cycle found is certain; one not found may be among those unread.
+std::vector<std::string> cohort_loop(const std::string& cohort, const view_context& context);
 
 // --- details ---
 void cluster_queue_summary(const cached_object& queue, const view_context& context, json& summary);

@@ -26,8 +26,12 @@ std::vector<finding> cluster_queue_findings(const cached_object& queue, const vi
   if (state.label != "Inactive") {
     return {};
   }
-  return {finding{"inactive", transition_time(active), queue_threshold,
-                  "Cluster Queue " + queue.name + " is inactive (" + state.reason + "): " + state.message}};
+  // Inactive with Active=True (a Cohort cycle): no condition tells since when, so the daemon's
+  // first sighting starts the clock.
+  std::optional<time_point> since = condition_true(active) ? std::nullopt : transition_time(active);
+  return {finding{"inactive", since, queue_threshold,
+                  "Cluster Queue " + queue.name + " is inactive" +
+                      (state.reason.empty() ? std::string() : " (" + state.reason + ")") + ": " + state.message}};
 }
 
 std::vector<finding> local_queue_findings(const cached_object& queue, const view_context& context) {
@@ -51,7 +55,7 @@ std::vector<finding> workload_findings(const cached_object& workload, const view
   if (being_deleted(workload.body())) {
     return {};
   }
-  workload_reading reading = read_workload(workload.body());
+  workload_reading reading = read_workload(workload, context);
   if (reading.finished) {
     return {};
   }
@@ -82,8 +86,8 @@ std::vector<finding> workload_findings(const cached_object& workload, const view
     return found;
   }
   const waiting_reason& waiting = *reading.waiting;
-  std::optional<queue_blocker> blocker = blocking_queue(workload, reading, context);
-  if (blocker && blocker->state && (blocker->stopped() || blocker->state->label == "Terminating")) {
+  const std::optional<queue_blocker>& blocker = reading.held_by;
+  if (blocker && blocker->on_purpose()) {
     return found;  // a stopped or deleted queue holds it on purpose
   }
   if (blocker) {

@@ -110,7 +110,7 @@ json queue_block(const cached_object& job, const view_context& context) {
                                  "read (the Kueue Workloads category is off, or the list is cut short).");
     return block;
   }
-  workload_reading reading = read_workload(workload->body());
+  workload_reading reading = read_workload(*workload, context);
   json queues = workload_queues(*workload, context);
   block["workload"] = link_json(context, *workload);
   block["state"] = {
@@ -125,9 +125,9 @@ json queue_block(const cached_object& job, const view_context& context) {
                     {"message", reading.waiting->message},
                     {"since", reading.waiting->since ? json(format_rfc3339(*reading.waiting->since)) : json(nullptr)},
                     {"blockedBy", nullptr}};
-    if (auto blocker = blocking_queue(*workload, reading, context)) {
-      waiting["blockedBy"] = blocker_json(*blocker, context);
-      block["message"] = blocker->message;
+    if (reading.held_by) {
+      waiting["blockedBy"] = blocker_json(*reading.held_by, context);
+      block["message"] = reading.held_by->message;
     }
     block["waiting"] = std::move(waiting);
   }

@@ -51,8 +51,8 @@ json admission_checks_json(const cached_object& workload, const view_context& co
 
 }  // namespace
 
-object_state workload_state(const cached_object& workload, const view_context&) {
-  return read_workload(workload.body()).state;
+object_state workload_state(const cached_object& workload, const view_context& context) {
+  return read_workload(workload, context).state;
 }
 
 void workload_summary(const cached_object& workload, const view_context& context, json& summary) {
@@ -67,7 +67,7 @@ void workload_summary(const cached_object& workload, const view_context& context
 
 void workload_details(const cached_object& workload, const view_context& context, details_view& view) {
   const packed_value& body = workload.body();
-  workload_reading reading = read_workload(body);
+  workload_reading reading = read_workload(workload, context);
 
   json queues = workload_queues(workload, context);
   for (const char* rel : {"localQueue", "clusterQueue"}) {
@@ -85,9 +85,9 @@ void workload_details(const cached_object& workload, const view_context& context
                {"message", reading.waiting->message},
                {"since", optional_time(reading.waiting->since)},
                {"blockedBy", nullptr}};
-    if (auto blocker = blocking_queue(workload, reading, context)) {
-      waiting["blockedBy"] = blocker_json(*blocker, context);
-      view.note(blocker->message);
+    if (reading.held_by) {
+      waiting["blockedBy"] = blocker_json(*reading.held_by, context);
+      view.note(reading.held_by->message);
     }
   }
   view.blocks["waiting"] = std::move(waiting);

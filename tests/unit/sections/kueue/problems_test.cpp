@@ -224,3 +224,46 @@ TEST_CASE("Workload problems: quota 30 min, inadmissible 5 min, 3 evictions, Kue
           "for cpu in flavor default, 2 more needed");
   }
 }
+
+TEST_CASE("a Cluster Queue in a Cohort cycle is a kueue-queues problem 2 minutes after it is first seen",
+          "[kueue][problems][cohorts]") {
+  fixture_cluster cluster;
+  cluster.load_yaml(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {name: left}
+spec: {parentName: right}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {name: right}
+spec: {parentName: left}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: looping}
+spec: {cohortName: left}
+status:
+  conditions:
+  - {type: Active, status: "True", reason: Ready, message: Can admit new workloads, lastTransitionTime: "2026-11-29T08:00:00Z"}
+)");
+  section s = make_section();
+  problem_engine engine(s.categories, s.rules);
+  view_context context = cluster.context();
+  // Kueue's Active=True is hours old, but nothing tells when the cycle began: the first sighting does.
+  context.now = at("2026-11-29T10:00:00Z");
+  engine.evaluate(context);
+  CHECK_FALSE(has(engine.current(), "looping", "inactive"));
+  context.now = at("2026-11-29T10:01:59Z");
+  engine.evaluate(context);
+  CHECK_FALSE(has(engine.current(), "looping", "inactive"));
+  context.now = at("2026-11-29T10:02:00Z");
+  engine.evaluate(context);
+  const std::vector<problem> current = engine.current();
+  REQUIRE(has(current, "looping", "inactive"));
+  const problem* found = find_problem(current, "looping");
+  CHECK(found->category == "kueue-queues");
+  CHECK(format_rfc3339(found->since) == "2026-11-29T10:00:00Z");
+  CHECK_THAT(found->message, Catch::StartsWith("Cluster Queue looping is inactive: Kueue admits no Workload from it: "
+                                               "its Cohort chain loops (left → right → left)"));
+}

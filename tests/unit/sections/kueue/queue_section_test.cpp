@@ -103,15 +103,16 @@ TEST_CASE("every job kind's Queue section finds its Workload by the job-uid labe
     REQUIRE(answer.status == 200);
     CHECK(answer.body["workload"]["name"] == "wl-" + sample.resource);
     CHECK(answer.body["workload"]["path"] == "/api/v1/kueue/workloads/default/wl-" + sample.resource);
-    CHECK(answer.body["state"]["label"] == "Inadmissible");
+    // A stopped queue is not the Workload's fault: Pending, told through the queue.
+    CHECK(answer.body["state"]["label"] == "Pending");
+    CHECK(answer.body["state"]["message"] == "Waits because its Cluster Queue cluster-queue is stopped (stopPolicy Hold).");
     CHECK(answer.body["localQueue"]["name"] == "user-queue");
     CHECK(answer.body["clusterQueue"]["name"] == "cluster-queue");
     // Waiting because its queue is stopped: told through the queue.
     CHECK(answer.body["waiting"]["blockedBy"]["kind"] == "ClusterQueue");
     CHECK(answer.body["waiting"]["blockedBy"]["state"]["label"] == "Stopped");
     CHECK(answer.body["waiting"]["blockedBy"]["path"] == "/api/v1/kueue/clusterqueues/cluster-queue");
-    CHECK_THAT(answer.body["message"].get<std::string>(),
-               Catch::StartsWith("Waits because its Cluster Queue cluster-queue is Stopped"));
+    CHECK(answer.body["message"] == "Waits because its Cluster Queue cluster-queue is stopped (stopPolicy Hold).");
   }
 }
 
