@@ -1,28 +1,15 @@
 #include "api/api_router.hpp"
 
 #include <algorithm>
-#include <regex>
 #include <set>
 
 #include <spdlog/spdlog.h>
 
 #include "api/resource_views.hpp"
+#include "util/object_names.hpp"
 
 namespace sextant {
 namespace {
-
-bool valid_namespace(const std::string& text) {
-  static const std::regex label(R"(^[a-z0-9]([-a-z0-9]*[a-z0-9])?$)");
-  return text.size() <= 63 && std::regex_match(text, label);
-}
-
-bool valid_name(const std::string& text) {
-  if (text.empty() || text.size() > 253) {
-    return false;
-  }
-  return std::none_of(text.begin(), text.end(),
-                      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == '/' || c == 0x7f; });
-}
 
 // Rejects parameters a route does not take, by name: a typo should not silently widen a list.
 std::optional<api_response> only_params(const parsed_target& target, std::initializer_list<const char*> allowed) {
@@ -166,6 +153,15 @@ api_response api_router::readiness() {
     api_response ok;
     ok.content_type = "text/plain; charset=utf-8";
     ok.body = "ok\n";
+    // Ready, since nothing more will come of them; but what they hold is not known.
+    std::vector<std::string> forbidden = state_.forbidden ? state_.forbidden() : std::vector<std::string>{};
+    if (!forbidden.empty()) {
+      std::string names;
+      for (const std::string& name : forbidden) {
+        names += (names.empty() ? "" : ", ") + name;
+      }
+      ok.body += "forbidden, so not read: " + names + "\n";
+    }
     return ok;
   }
   std::string names;

@@ -132,6 +132,7 @@ void app::start_live() {
   live->set_category_check([this](const std::string& category) { return state_->problems.enabled(category); });
   kube::live_source* source = live.get();
   state_->unsynced = [source] { return source->readiness(); };
+  state_->forbidden = [source] { return source->forbidden(); };
   state_->demand = [source](const kind_key& type) { source->demand(type); };
   auto previous = state_->on_settings_changed;
   state_->on_settings_changed = [previous, source] {

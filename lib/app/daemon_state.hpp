@@ -39,6 +39,8 @@ struct daemon_state {
 
   // Set by the live source: the watches not yet synced (empty: ready). Snapshot mode: none.
   std::function<std::vector<std::string>()> unsynced;
+  // Set by the live source: the watches the API server forbids (ready, but nothing known).
+  std::function<std::vector<std::string>()> forbidden;
   // Set by the live source: someone needs a kind that is watched on demand.
   std::function<void(const kind_key&)> demand;
   // Set by the app: problem settings changed, so watches and timers must follow.

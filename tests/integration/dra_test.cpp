@@ -449,6 +449,13 @@ TEST_CASE("a reader who may not list ResourceClaims is told \"cannot tell\" for 
     CHECK(row["allocatedTo"] == json("cannot tell"));  // gpu-node-a/gpu-0 is held, the rest free
   }
 
+  // Ready (nothing more will come of a forbidden kind), but /readyz and /metrics name it.
+  answer ready = http_get(reader.url(), "/readyz");
+  CHECK(ready.status == 200);
+  CHECK_THAT(ready.text, Catch::Contains("forbidden, so not read: resourceclaims.resource.k8s.io"));
+  CHECK_THAT(http_get(reader.url(), "/metrics").text,
+             Catch::Contains("sextant_watch_forbidden{resource=\"resourceclaims.resource.k8s.io\"} 1"));
+
   json claims = reader.get("/api/v1/dra/resourceclaims");
   CHECK(array_or_empty(claims, {"items"}).empty());
   CHECK(claims.value("incomplete", false));

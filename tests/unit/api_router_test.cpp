@@ -60,6 +60,11 @@ TEST_CASE("health, readiness and metrics answer", "[router]") {
   CHECK(f.get("/healthz").status == 200);
   CHECK(f.get("/healthz").body == "ok\n");
   CHECK(f.get("/readyz").status == 200);
+  // A forbidden kind is synced as far as it can be: ready, but named.
+  f.state.forbidden = [] { return std::vector<std::string>{"resourceclaims.resource.k8s.io"}; };
+  auto forbidden = f.get("/readyz");
+  CHECK(forbidden.status == 200);
+  CHECK(forbidden.body == "ok\nforbidden, so not read: resourceclaims.resource.k8s.io\n");
   f.state.unsynced = [] { return std::vector<std::string>{"pods", "nodes"}; };
   auto not_ready = f.get("/readyz");
   CHECK(not_ready.status == 503);

@@ -149,12 +149,18 @@ json read_allocation(const cached_object& claim, const view_context& context, de
     if (slice != nullptr) {
       view.link(context, "resourceSlice", *slice->object);
     }
+    const packed_value& wanted = array_or_empty(*device.result, {"bindingConditions"});
+    if (binding_conditions.size() != wanted.size()) {
+      notes.wrong_type("An entry of device " + device_text(device) + "'s bindingConditions", "a string");
+    }
     if (binding == binding_state::waiting) {
       std::vector<std::string> names;
       for (const auto& name : binding_conditions) {
         names.push_back(name.get<std::string>());
       }
-      view.note("Device " + device_text(device) + " waits for its driver to report " + joined(names) +
+      // A condition name that is not a string cannot be named, nor ever be reported.
+      view.note("Device " + device_text(device) + " waits for its driver to report " +
+                (names.empty() ? std::string("binding conditions that cannot be read (not strings)") : joined(names)) +
                 " before the pod is bound.");
     }
     devices.push_back(std::move(entry));

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sections/section.hpp"
 #include "sections/view_context.hpp"
 #include "store/object.hpp"
 #include "store/packed_value.hpp"
@@ -56,5 +57,15 @@ std::optional<time_point> transition_time(const packed_value* condition);
 std::optional<time_point> created_at(const packed_value& object);
 // Condition fields as plain JSON: {type, status, reason, message, lastTransitionTime}.
 json conditions_json(const packed_value& object);
+
+// A field the views read, by its dotted path, and the JSON type it must have.
+enum class field_type { string, integer, boolean, array, object };
+struct expected_field {
+  std::string_view path;  // "spec.queueName"
+  field_type type;
+};
+// The readers skip a field of another type; this says so, in the words DRA's views use
+// ("spec.queueName is not a string; it is left out."), once per such field.
+void note_wrong_types(const packed_value& body, std::initializer_list<expected_field> fields, details_view& view);
 
 }  // namespace sextant::kueue

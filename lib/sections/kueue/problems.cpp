@@ -16,6 +16,25 @@ constexpr minutes quota_wait_threshold{30};
 constexpr minutes inadmissible_threshold{5};
 constexpr std::int64_t eviction_limit = 3;
 
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+// Whether a wait is about quota: the scheduler's flavor-assignment and preemption messages (and
+// the granular reasons for them), or no decision yet. Failed admission checks and waitForPodsReady
+// are waits of another kind.
+bool waits_for_quota(const waiting_reason& waiting) {
+  const std::string& message = waiting.message;
+  if (waiting.reason == "WaitingForQuota" || waiting.reason == "ExceedsMaxQuota" ||
+      waiting.reason == "WaitingForPreemptedWorkloads") {
+    return true;
+  }
+  return message.empty() || message.starts_with("couldn't assign flavors") || contains(message, "insufficient") ||
+         contains(message, "Pending the preemption of") || contains(message, "Preempting ") ||
+         message == "Workload no longer fits after processing another workload" ||
+         message == "Workload is pending evaluation in the scheduling queue";
+}
+
 std::vector<finding> cluster_queue_findings(const cached_object& queue, const view_context& context) {
   const packed_value* active = condition_of(queue.body(), "Active");
   // No condition: Kueue has not spoken; a stop or a deletion is no fault.
@@ -94,7 +113,7 @@ std::vector<finding> workload_findings(const cached_object& workload, const view
     found.push_back({"inadmissible", waiting.since, inadmissible_threshold, blocker->message});
   } else if (reading.state.label == "Inadmissible") {
     found.push_back({"inadmissible", waiting.since, inadmissible_threshold, "Inadmissible: " + waiting.message});
-  } else if (waiting.reason != "Waiting" && waiting.reason != "WaitingForPodsReady") {
+  } else if (waits_for_quota(waiting)) {
     std::string cluster = cluster_queue_of(workload, context);
     found.push_back(
         {"waiting-for-quota", waiting.since, quota_wait_threshold,

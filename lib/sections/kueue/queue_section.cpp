@@ -5,6 +5,7 @@
 #include "sections/kueue/kueue_fields.hpp"
 #include "sections/kueue/kueue_section.hpp"
 #include "sections/kueue/workload_reading.hpp"
+#include "util/object_names.hpp"
 
 namespace sextant::kueue {
 namespace {
@@ -144,6 +145,13 @@ route_answer queue_route(std::span<const std::string> rest, const view_context& 
                             [&resource](const job_resource& candidate) { return candidate.id == resource; });
   if (match == job_resources().end()) {
     return error(404, "NotFound", "No job resource \"" + resource + "\" has a Queue section.");
+  }
+  if (!valid_namespace(rest[1])) {
+    return error(400, "BadRequest",
+                 "the namespace is not a valid namespace name (lower-case letters, digits and '-', at most 63)");
+  }
+  if (!valid_name(rest[2])) {
+    return error(400, "BadRequest", "the name is not a valid object name (1 to 253 characters, no '/')");
   }
   if (!context.served.serves(workload_kind)) {
     return error(404, "NotServed", "Kueue is not installed: the cluster serves no Workloads.");

@@ -80,6 +80,7 @@ struct eviction_count {
 struct eviction_summary {
   std::optional<std::int64_t> total;  // null when the Workload carries no schedulingStats yet was evicted
   std::vector<eviction_count> by_reason;
+  bool saturated = false;  // a sum passed the largest count: it is held there
 };
 eviction_summary evictions_of(const packed_value& workload);
 json evictions_json(const eviction_summary& summary);

@@ -68,6 +68,21 @@ void workload_summary(const cached_object& workload, const view_context& context
 void workload_details(const cached_object& workload, const view_context& context, details_view& view) {
   const packed_value& body = workload.body();
   workload_reading reading = read_workload(workload, context);
+  note_wrong_types(body,
+                   {{"spec", field_type::object},
+                    {"spec.queueName", field_type::string},
+                    {"spec.podSets", field_type::array},
+                    {"spec.active", field_type::boolean},
+                    {"spec.priority", field_type::integer},
+                    {"spec.maximumExecutionTimeSeconds", field_type::integer},
+                    {"status", field_type::object},
+                    {"status.conditions", field_type::array},
+                    {"status.admission", field_type::object},
+                    {"status.admission.clusterQueue", field_type::string},
+                    {"status.admissionChecks", field_type::array},
+                    {"status.schedulingStats.evictions", field_type::array},
+                    {"status.requeueState", field_type::object}},
+                   view);
 
   json queues = workload_queues(workload, context);
   for (const char* rel : {"localQueue", "clusterQueue"}) {
@@ -98,6 +113,9 @@ void workload_details(const cached_object& workload, const view_context& context
     view.note(
         "Evicted, but this Kueue does not count evictions (schedulingStats came in v0.12): the number so far "
         "cannot be told.");
+  }
+  if (evictions.saturated) {
+    view.note("The eviction counts add up past the largest number a count can hold: the total shown is held there.");
   }
   view.blocks["evictions"] = evictions_json(evictions);
   view.blocks["admissionChecks"] = admission_checks_json(workload, context);

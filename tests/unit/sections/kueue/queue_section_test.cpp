@@ -251,4 +251,13 @@ metadata: {name: queued, namespace: default, uid: u-q, labels: {kueue.x-k8s.io/q
   CHECK(ask(cluster, {"jobs", "default", "missing"}).reason == "NotFound");
   CHECK(ask(cluster, {"cronjobs", "default", "queued"}).reason == "NotFound");
   CHECK(ask(cluster, {"jobs", "default"}).status == 400);
+  // Names no object can have are refused as the other routes refuse them, and not echoed back.
+  route_answer bad_namespace = ask(cluster, {"jobs", "Not_A_Namespace", "queued"});
+  CHECK(bad_namespace.status == 400);
+  CHECK(bad_namespace.reason == "BadRequest");
+  const std::string long_name(5000, 'x');
+  route_answer too_long = ask(cluster, {"jobs", "default", long_name});
+  CHECK(too_long.status == 400);
+  CHECK(too_long.reason == "BadRequest");
+  CHECK(too_long.body["message"].get<std::string>().size() < 200);
 }
