@@ -39,14 +39,37 @@ api_response method_not_allowed(const std::string& method, const std::string& al
 json categories_json(const problem_engine& engine) {
   json out = json::array();
   for (const problem_category& category : engine.categories()) {
+    category_status status = engine.status(category.id);
+    json waiting_for = json::array();
+    for (const kind_key& type : status.waiting_for) {
+      waiting_for.push_back(type.to_string());
+    }
     out.push_back({{"id", category.id},
                    {"title", category.title},
                    {"enabled", engine.enabled(category.id)},
                    {"enabledByDefault", category.enabled_by_default},
                    // The spec: none of these categories are given to AI agents.
-                   {"agentVisible", false}});
+                   {"agentVisible", false},
+                   {"evaluated", status.evaluated},
+                   {"waitingFor", std::move(waiting_for)}});
   }
   return out;
+}
+
+// Why the problem list may lack problems: the enabled categories not evaluated, with what each
+// waits for; empty when every enabled category has judged every object it needs.
+std::string problems_incomplete_reason(const problem_engine& engine, const std::optional<std::string>& only) {
+  std::string reason;
+  for (const problem_category& category : engine.categories()) {
+    if (!engine.enabled(category.id) || (only && *only != category.id)) {
+      continue;
+    }
+    category_status status = engine.status(category.id);
+    if (!status.evaluated) {
+      reason += (reason.empty() ? "Not judged yet: " : "; ") + category.id + " (" + status.reason + ")";
+    }
+  }
+  return reason.empty() ? reason : reason + ".";
 }
 
 }  // namespace
@@ -238,7 +261,11 @@ api_response api_router::problems(const parsed_target& target) {
   for (const problem& p : state_.problems.current(category)) {
     list.push_back(p.to_json());
   }
-  return json_response({{"problems", std::move(list)}, {"categories", categories_json(state_.problems)}});
+  std::string incomplete = problems_incomplete_reason(state_.problems, category);
+  return json_response({{"problems", std::move(list)},
+                        {"incomplete", !incomplete.empty()},
+                        {"incompleteReason", incomplete.empty() ? json(nullptr) : json(incomplete)},
+                        {"categories", categories_json(state_.problems)}});
 }
 
 api_response api_router::get_settings(const parsed_target& target) {

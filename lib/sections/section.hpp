@@ -90,6 +90,8 @@ struct problem_rule {
   std::string category;
   kind_key type;
   std::function<std::vector<finding>(const cached_object&, const view_context&)> evaluate;
+  // Other kinds the rule must have read before its silence means "no problem" (a pod's claims).
+  std::vector<kind_key> reads = {};
 };
 
 struct problem_category {

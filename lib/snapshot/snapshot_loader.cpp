@@ -206,6 +206,14 @@ void snapshot_loader::add_document(json document, const std::string& path, int l
     }
     const std::string list_api_version = string_or(document, {"apiVersion"});
     const std::string item_kind = kind != "List" ? kind.substr(0, kind.size() - 4) : std::string();
+    if (!item_kind.empty() && !list_api_version.empty()) {
+      // The API server answered a list of this kind: it serves it, and these are all of them.
+      kind_key item_type{std::string(group_of(list_api_version)), item_kind};
+      report.kinds_listed.insert(item_type);
+      if (!served_.serves(item_type)) {
+        served_.add(served_kind{item_type, {}, true, {std::string(version_of(list_api_version))}});
+      }
+    }
     for (json& item : *items) {
       if (item.is_object()) {
         if (!item.contains("apiVersion") && !list_api_version.empty()) {

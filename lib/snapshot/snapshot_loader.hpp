@@ -9,6 +9,7 @@
 // snapshot make their kinds served; so does any object of a kind.
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct snapshot_report {
   std::map<std::string, std::size_t> objects_by_kind;  // "Workload.kueue.x-k8s.io" -> 12
   std::vector<load_problem> errors;                    // files or objects not loaded
   std::vector<load_problem> warnings;                  // duplicates and the like: loaded, but worth saying
+  // Kinds of which the snapshot holds a typed List (`ResourceClaimList`), even an empty one:
+  // read, so "none" is known, where a kind with neither objects nor a List was not read.
+  std::set<kind_key> kinds_listed;
 
   // "loaded 42 objects from 7 files (3 Node, 12 Pod, ...); 1 file skipped"
   std::string summary() const;

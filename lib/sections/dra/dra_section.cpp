@@ -67,7 +67,8 @@ section make_section() {
   s.resources.push_back(std::move(devices));
 
   s.categories.push_back(problem_category{std::string(problem_category_id), "Dynamic Resource Allocation", true});
-  s.rules.push_back(problem_rule{std::string(problem_category_id), core::pod_kind, evaluate_pod});
+  s.rules.push_back(
+      problem_rule{std::string(problem_category_id), core::pod_kind, evaluate_pod, {claim_kind, device_class_kind}});
   s.extensions.push_back(details_extension{core::pod_kind, extend_pod_details});
   s.extensions.push_back(details_extension{core::node_kind, extend_node_details});
   return s;

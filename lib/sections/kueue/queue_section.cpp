@@ -91,7 +91,9 @@ json queue_block(const cached_object& job, const view_context& context) {
   }
   std::string queue_name = label_or_annotation(job.body(), queue_name_label, kueue_reads_queue_annotation(context));
   object_ptr workload = workload_of(job, context);
-  if (queue_name.empty() && !workload) {
+  const bool workloads_known = list_complete(context, workload_kind);
+  // No label and no Workload is "no Queue section" only once every Workload is known.
+  if (queue_name.empty() && !workload && workloads_known) {
     return nullptr;
   }
   json block = {{"workload", nullptr},     {"state", nullptr},   {"queueName", queue_name}, {"localQueue", nullptr},
@@ -104,11 +106,16 @@ json queue_block(const cached_object& job, const view_context& context) {
         block["clusterQueue"] = cluster.empty() ? json(nullptr) : kueue_link(context, cluster_queue_kind, "", cluster);
       }
     }
-    block["message"] = list_complete(context, workload_kind)
-                           ? "Queued for Local Queue " + queue_name + ": Kueue has not created its Workload yet."
-                           : std::string(
-                                 "Cannot tell whether Kueue has made a Workload for it: Workloads are not all "
-                                 "read (the Kueue Workloads category is off, or the list is cut short).");
+    if (workloads_known) {
+      block["message"] = "Queued for Local Queue " + queue_name + ": Kueue has not created its Workload yet.";
+    } else {
+      const list_completeness completeness = context.store.completeness(workload_kind);
+      std::string why = completeness.value == list_completeness::state::truncated ? "the list is cut short"
+                        : completeness.reason.empty()                             ? "they are not read yet"
+                                                                                  : completeness.reason;
+      block["message"] = "Cannot tell yet whether Kueue has made a Workload for it: Workloads are not all read (" +
+                         why + ").";
+    }
     return block;
   }
   workload_reading reading = read_workload(*workload, context);

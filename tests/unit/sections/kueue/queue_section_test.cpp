@@ -166,6 +166,13 @@ status:
   - {type: Admitted, status: "True", reason: Admitted, message: The workload is admitted, lastTransitionTime: "2026-11-29T10:00:00Z"}
   admission: {clusterQueue: cluster-queue}
 )");
+  // While the Workloads are not all read, "no Workload" is not known: cannot tell yet, an answer.
+  route_answer unknown = ask(cluster, {"jobs", "default", "plain"});
+  REQUIRE(unknown.status == 200);
+  CHECK(unknown.body["workload"].is_null());
+  CHECK(unknown.body["queueName"] == "");
+  CHECK_THAT(unknown.body["message"].get<std::string>(),
+             Catch::StartsWith("Cannot tell yet whether Kueue has made a Workload for it"));
   mark_complete(cluster);
   route_answer plain = ask(cluster, {"jobs", "default", "plain"});
   CHECK(plain.status == 404);
