@@ -340,12 +340,17 @@ api_response api_router::section_route(const parsed_target& target) {
   if (s.size() >= 4) {
     for (const sextant::section_route& route : owner->routes) {
       if (route.segment == s[3]) {
+        std::vector<std::string> rest(s.begin() + 4, s.end());
         if (state_.demand) {
           for (const kind_key& needed : route.needs) {
             state_.demand(needed);
           }
+          if (route.needs_of) {
+            for (const kind_key& needed : route.needs_of(rest)) {
+              state_.demand(needed);
+            }
+          }
         }
-        std::vector<std::string> rest(s.begin() + 4, s.end());
         route_answer answer = route.handle(rest, context);
         api_response response = answer.status >= 400
                                     ? error_response(answer.status, answer.reason.empty() ? "NotFound" : answer.reason,

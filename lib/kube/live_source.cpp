@@ -156,6 +156,10 @@ const reflector* live_source::find_watch(const kind_key& type) const {
 }
 
 bool live_source::wanted(const watch_spec& spec, std::chrono::steady_clock::time_point now) const {
+  if (spec.demand_only) {
+    auto asked = demanded_.find(spec.type);
+    return asked != demanded_.end() && now - asked->second < options_.demand_ttl;
+  }
   if (spec.demand_categories.empty()) {
     return true;
   }

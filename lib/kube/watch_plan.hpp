@@ -21,6 +21,8 @@ struct watch_spec {
   // Watched only while one of these problem categories is on or someone asked for the kind;
   // empty: always watched.
   std::vector<std::string> demand_categories;
+  // Watched only while someone asked for the kind (a section's read_on_demand kind).
+  bool demand_only = false;
 
   // "workloads.kueue.x-k8s.io", "pods": the name in logs, metrics and /readyz.
   std::string name() const;
@@ -31,6 +33,7 @@ struct watch_spec {
 // preferred one.
 std::string choose_version(const served_kind& kind, const std::vector<std::string>& preference);
 
+// Every served kind some section shows, then every served read_on_demand kind none shows.
 std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const served_kinds& served);
 
 }  // namespace sextant::kube

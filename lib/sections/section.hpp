@@ -119,6 +119,8 @@ struct section_route {
   std::string segment;  // the segment after the section id: "queue"
   std::function<route_answer(std::span<const std::string> rest, const view_context&)> handle;
   std::vector<kind_key> needs = {};  // kinds watched on demand that the route reads
+  // Kinds watched on demand that one request reads, by its segments (the job kind it names).
+  std::function<std::vector<kind_key>(std::span<const std::string> rest)> needs_of = {};
 };
 
 // A document a section reads beside its watched kinds, in live mode only: one GET per object of
@@ -148,6 +150,9 @@ struct section {
   std::vector<details_extension> extensions;
   std::vector<section_route> routes;
   std::vector<polled_document> documents;
+  // Kinds the section reads but shows under no resource of its own (the Queue section's job
+  // kinds): live mode watches each on demand only, and only where the cluster serves it.
+  std::vector<kind_key> read_on_demand;
 };
 
 }  // namespace sextant

@@ -143,6 +143,18 @@ json queue_block(const cached_object& job, const view_context& context) {
   return block;
 }
 
+std::vector<kind_key> queue_route_needs(std::span<const std::string> rest) {
+  if (rest.empty()) {
+    return {};
+  }
+  for (const job_resource& candidate : job_resources()) {
+    if (candidate.id == rest[0]) {
+      return {candidate.type};
+    }
+  }
+  return {};
+}
+
 route_answer queue_route(std::span<const std::string> rest, const view_context& context) {
   if (rest.size() != 3) {
     return error(400, "BadRequest", "Expected /api/v1/kueue/queue/{jobresource}/{namespace}/{name}.");
@@ -163,8 +175,21 @@ route_answer queue_route(std::span<const std::string> rest, const view_context& 
   if (!context.served.serves(workload_kind)) {
     return error(404, "NotServed", "Kueue is not installed: the cluster serves no Workloads.");
   }
+  if (!context.served.serves(match->type)) {
+    return error(404, "NotServed", "The cluster does not serve " + match->type.kind + " (" + match->type.group + ").");
+  }
   object_ptr job = context.store.get(match->type, rest[1], rest[2]);
   if (!job) {
+    const list_completeness completeness = context.store.completeness(match->type);
+    // Watched on demand: the first ask starts the watch, and "not found" waits for its list.
+    if (completeness.value == list_completeness::state::not_synced) {
+      return error(503, "Unavailable",
+                   "Cannot tell yet: " + match->type.kind + " objects are being read; ask again in a moment.");
+    }
+    if (completeness.value == list_completeness::state::unreadable) {
+      return error(503, "Unavailable",
+                   "Cannot tell: " + match->type.kind + " objects cannot be read (" + completeness.reason + ").");
+    }
     return error(404, "NotFound", match->type.kind + " " + rest[1] + "/" + rest[2] + " not found.");
   }
   json block = queue_block(*job, context);

@@ -254,6 +254,13 @@ metadata: {name: queued, namespace: default, uid: u-q, labels: {kueue.x-k8s.io/q
   CHECK(ask(cluster, {"jobs", "default", "queued"}).reason == "NotServed");
   load(cluster, queues().get<std::vector<json>>());
   load(cluster, {workload(v1beta2, "default", "other", "user-queue", json::array())});
+  // Job kinds are watched on demand: until their list is in, "not found" cannot be told.
+  route_answer early = ask(cluster, {"jobs", "default", "missing"});
+  CHECK(early.status == 503);
+  CHECK(early.reason == "Unavailable");
+  CHECK_THAT(early.body["message"].get<std::string>(), Catch::StartsWith("Cannot tell yet"));
+  CHECK(ask(cluster, {"pytorchjobs", "default", "queued"}).reason == "NotServed");
+  cluster.store.set_completeness({"batch", "Job"}, {list_completeness::state::complete, ""});
   CHECK(ask(cluster, {"jobs", "default", "missing"}).status == 404);
   CHECK(ask(cluster, {"jobs", "default", "missing"}).reason == "NotFound");
   CHECK(ask(cluster, {"cronjobs", "default", "queued"}).reason == "NotFound");
