@@ -7,11 +7,15 @@
 
 #include <fcntl.h>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+
+#include "support/upstream_files.hpp"
 
 extern char** environ;
 
@@ -19,7 +23,7 @@ namespace sextant::integration {
 namespace fs = std::filesystem;
 
 std::filesystem::path upstream_crds(const std::string& name) {
-  return fs::path(SEXTANT_SHARED_DIR) / "upstream" / "crds" / name;
+  return sextant::testing::upstream_files("crds/" + name);
 }
 
 std::filesystem::path fixture(const std::string& name) {
@@ -57,6 +61,10 @@ test_cluster::test_cluster(cluster_options options) {
   }
   if (!options.watch_cache) {
     args.push_back("--watch-cache=false");
+  }
+  for (const std::string& controller : options.controllers) {
+    args.push_back("--controllers");
+    args.push_back(controller);
   }
   args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
   std::vector<char*> argv;
@@ -109,6 +117,11 @@ test_cluster::~test_cluster() {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
+  }
+  if (current_test_failed() || std::uncaught_exceptions() > 0) {
+    // What the apiserver and the controllers said is what explains a failure: keep it.
+    std::fprintf(stderr, "test failed: the cluster's folder and logs are kept in %s\n", dir_.c_str());
+    return;
   }
   std::error_code ignored;
   fs::remove_all(dir_, ignored);

@@ -44,6 +44,7 @@ type options struct {
 	featureGates   string
 	verbosity      int
 	apiserverArgs  stringList
+	controllers    stringList
 	startupTimeout time.Duration
 }
 
@@ -70,6 +71,8 @@ func parseFlags(args []string) (*options, error) {
 		"kube-apiserver --feature-gates (the default enables the alpha resource.k8s.io/v1alpha3 resource)")
 	fs.IntVar(&o.verbosity, "v", 1, "kube-apiserver log verbosity (log: DIR/kube-apiserver.log)")
 	fs.Var(&o.apiserverArgs, "apiserver-arg", "extra kube-apiserver flag, e.g. --apiserver-arg=--etcd-compaction-interval=0 (repeatable)")
+	fs.Var(&o.controllers, "controllers", "controllers started beside the apiserver once it is ready: "+
+		schedulerRole+", "+controllerManagerRole+" (comma list, repeatable; log: DIR/<name>.log)")
 	fs.DurationVar(&o.startupTimeout, "startup-timeout", 3*time.Minute, "limit for etcd + kube-apiserver readiness")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -77,6 +80,18 @@ func parseFlags(args []string) (*options, error) {
 	if fs.NArg() != 0 {
 		return nil, fmt.Errorf("unexpected arguments: %q", fs.Args())
 	}
+	var controllers stringList
+	for _, list := range o.controllers {
+		for _, name := range strings.Split(list, ",") {
+			if name = strings.TrimSpace(name); name != "" && !slices.Contains(controllers, name) {
+				if _, err := controllerArgs(name, "", ""); err != nil {
+					return nil, err
+				}
+				controllers = append(controllers, name)
+			}
+		}
+	}
+	o.controllers = controllers
 	if o.dir == "" {
 		return nil, errors.New("--dir is required")
 	}
@@ -529,6 +544,21 @@ func runSupervisor(args []string) error {
 		}
 	}
 
+	// Controllers, once the CRDs are there and the kubeconfigs written; stopped before the
+	// apiserver on the way down (defers run last-first).
+	controllerDied := make(chan error, 1)
+	for _, role := range o.controllers {
+		args, _ := controllerArgs(role, path("kubeconfig-token.yaml"), o.dir)
+		c, err := startController(self, role, args, path(logName(role)), controllerDied)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			c.stop()
+			logf("%s stopped", c.role)
+		}()
+	}
+
 	env := [][2]string{
 		{"SERVER", server},
 		{"PORT", strconv.Itoa(port)},
@@ -554,6 +584,10 @@ func runSupervisor(args []string) error {
 		{"APISERVER_LOG", path("kube-apiserver.log")},
 		{"DRA_VERSIONS", strings.Join(draServed, ",")},
 		{"CRDS", crdNames(crds)},
+		{"CONTROLLERS", strings.Join(o.controllers, ",")},
+	}
+	for _, role := range o.controllers {
+		env = append(env, [2]string{strings.ToUpper(strings.ReplaceAll(role, "-", "_")) + "_LOG", path(logName(role))})
 	}
 	var envText strings.Builder
 	for _, kv := range env {
@@ -574,6 +608,8 @@ func runSupervisor(args []string) error {
 		logf("signal received, stopping")
 		return nil
 	case err := <-as.died:
+		return err
+	case err := <-controllerDied:
 		return err
 	case err := <-etcd.e.Err():
 		return fmt.Errorf("etcd: %w", err)
