@@ -489,7 +489,10 @@ TEST_CASE("past 500 ResourceSlices the Devices page says it is cut", "[integrati
         std::vector<std::string>{});
 
   sextantd_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
-  fs::path snapshot = dump_snapshot(admin, cluster.dir() / "snapshot", {collection});
+  // The dump holds the (empty) claim list too, as `kubectl get -A -o json` would: a snapshot
+  // without it has not read the claims, and its devices say "cannot tell".
+  fs::path snapshot =
+      dump_snapshot(admin, cluster.dir() / "snapshot", {collection, dra_collection("v1", "resourceclaims", false)});
   sextantd_process files({"--snapshot", snapshot.string()}, cluster.dir() / "snapshot.log");
   REQUIRE(live.wait_ready(std::chrono::seconds(60)));
   REQUIRE(files.wait_ready(std::chrono::seconds(30)));

@@ -1,5 +1,6 @@
 // The Queue section live: a PyTorchJob, a JobSet and a LeaderWorkerSet — kinds no section shows —
-// created with their Workloads in a real API server, and their Queue sections read through
+// created under their operators' real CRDs with their Workloads in a real API server (no
+// operator runs: the Workloads are written as Kueue writes them), and their Queue sections read through
 // `sextantd --kubeconfig`. The daemon watches each job kind only once a Queue page asks for it,
 // so the first answers may say "cannot tell yet" (503); then every job's Workload is found.
 #include <cctype>
@@ -39,38 +40,28 @@ std::string lower(std::string text) {
   return text;
 }
 
-// A structural CRD that keeps whatever it is given, with a status subresource: the fields the
-// Queue section reads (labels, uid, Workload conditions) are the API server's own either way.
-json crd(const std::string& group, const std::string& version, const std::string& kind, const std::string& plural) {
-  json schema = {{"openAPIV3Schema", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}};
-  json served_version = {{"name", version},
-                         {"served", true},
-                         {"storage", true},
-                         {"subresources", {{"status", json::object()}}},
-                         {"schema", schema}};
-  return {{"apiVersion", "apiextensions.k8s.io/v1"},
-          {"kind", "CustomResourceDefinition"},
-          {"metadata", {{"name", plural + "." + group}}},
-          {"spec",
-           {{"group", group},
-            {"scope", "Namespaced"},
-            {"names", {{"plural", plural}, {"singular", lower(kind)}, {"kind", kind}, {"listKind", kind + "List"}}},
-            {"versions", json::array({served_version})}}}};
+json pod_template() {
+  return {{"spec",
+           {{"restartPolicy", "Never"},
+            {"containers", json::array({{{"name", "main"}, {"image", "busybox"},
+                                         {"resources", {{"requests", {{"cpu", "1"}}}}}}})}}}};
 }
 
-void install_crd(admin_client& admin, const json& definition) {
-  answer made = admin.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", definition);
-  REQUIRE(made.ok());
-  const std::string group = definition["spec"]["group"];
-  const std::string version = definition["spec"]["versions"][0]["name"];
-  const std::string plural = definition["spec"]["names"]["plural"];
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    if (admin.get("/apis/" + group + "/" + version + "/" + plural).ok()) {
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+// The least each operator's CRD schema requires of its job.
+json job_spec(const job_kind& kind) {
+  if (kind.kind == "PyTorchJob") {
+    return {{"pytorchReplicaSpecs",
+             {{"Master", {{"replicas", 1}, {"restartPolicy", "OnFailure"}, {"template", pod_template()}}}}}};
   }
-  FAIL("CRD " << plural << "." << group << " never became served");
+  if (kind.kind == "JobSet") {
+    return {{"replicatedJobs",
+             json::array({{{"name", "workers"},
+                           {"replicas", 1},
+                           {"template", {{"spec", {{"template", pod_template()}}}}}}})}};
+  }
+  json worker = pod_template();
+  worker["spec"].erase("restartPolicy");
+  return {{"replicas", 1}, {"leaderWorkerTemplate", {{"size", 1}, {"workerTemplate", worker}}}};
 }
 
 json job_object(const job_kind& kind, const std::string& name, bool queue_label) {
@@ -81,7 +72,7 @@ json job_object(const job_kind& kind, const std::string& name, bool queue_label)
   return {{"apiVersion", kind.group + "/" + kind.version},
           {"kind", kind.kind},
           {"metadata", metadata},
-          {"spec", {{"replicas", 1}}}};
+          {"spec", job_spec(kind)}};
 }
 
 // A Workload as Kueue makes one for a job: labelled with the job's uid, owned by the job.
@@ -99,19 +90,18 @@ json workload_object(const job_kind& kind, const json& job) {
                            {"name", job["metadata"]["name"]},
                            {"uid", job["metadata"]["uid"]},
                            {"controller", true}}})}}},
-          {"spec", {{"queueName", "user-queue"}, {"podSets", json::array({{{"name", "main"}, {"count", 1}}})}}}};
+          {"spec",
+           {{"queueName", "user-queue"},
+            {"podSets", json::array({{{"name", "main"}, {"count", 1}, {"template", pod_template()}}})}}}};
 }
 
 }  // namespace
 
 TEST_CASE("the Queue section works live for job kinds no section shows", "[integration][kueue]") {
-  test_cluster cluster;
+  // The operators' own CRDs, from their Go modules at the versions tests/upstream pins.
+  test_cluster cluster({{upstream_crds("kueue").string(), upstream_crds("training-operator").string(),
+                         upstream_crds("jobset").string(), upstream_crds("lws").string()}});
   admin_client admin = cluster.admin();
-  install_crd(admin, crd("kueue.x-k8s.io", "v1beta2", "Workload", "workloads"));
-  install_crd(admin, crd("kueue.x-k8s.io", "v1beta2", "LocalQueue", "localqueues"));
-  for (const job_kind& kind : job_kinds) {
-    install_crd(admin, crd(kind.group, kind.version, kind.kind, kind.resource));
-  }
   REQUIRE(admin.post("/api/v1/namespaces", namespace_object(ns)).ok());
 
   const json pending = {
