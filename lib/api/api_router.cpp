@@ -1,28 +1,15 @@
 #include "api/api_router.hpp"
 
 #include <algorithm>
-#include <regex>
 #include <set>
 
 #include <spdlog/spdlog.h>
 
 #include "api/resource_views.hpp"
+#include "util/object_names.hpp"
 
 namespace sextant {
 namespace {
-
-bool valid_namespace(const std::string& text) {
-  static const std::regex label(R"(^[a-z0-9]([-a-z0-9]*[a-z0-9])?$)");
-  return text.size() <= 63 && std::regex_match(text, label);
-}
-
-bool valid_name(const std::string& text) {
-  if (text.empty() || text.size() > 253) {
-    return false;
-  }
-  return std::none_of(text.begin(), text.end(),
-                      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == '/' || c == 0x7f; });
-}
 
 // Rejects parameters a route does not take, by name: a typo should not silently widen a list.
 std::optional<api_response> only_params(const parsed_target& target, std::initializer_list<const char*> allowed) {
@@ -52,14 +39,37 @@ api_response method_not_allowed(const std::string& method, const std::string& al
 json categories_json(const problem_engine& engine) {
   json out = json::array();
   for (const problem_category& category : engine.categories()) {
+    category_status status = engine.status(category.id);
+    json waiting_for = json::array();
+    for (const kind_key& type : status.waiting_for) {
+      waiting_for.push_back(type.to_string());
+    }
     out.push_back({{"id", category.id},
                    {"title", category.title},
                    {"enabled", engine.enabled(category.id)},
                    {"enabledByDefault", category.enabled_by_default},
                    // The spec: none of these categories are given to AI agents.
-                   {"agentVisible", false}});
+                   {"agentVisible", false},
+                   {"evaluated", status.evaluated},
+                   {"waitingFor", std::move(waiting_for)}});
   }
   return out;
+}
+
+// Why the problem list may lack problems: the enabled categories not evaluated, with what each
+// waits for; empty when every enabled category has judged every object it needs.
+std::string problems_incomplete_reason(const problem_engine& engine, const std::optional<std::string>& only) {
+  std::string reason;
+  for (const problem_category& category : engine.categories()) {
+    if (!engine.enabled(category.id) || (only && *only != category.id)) {
+      continue;
+    }
+    category_status status = engine.status(category.id);
+    if (!status.evaluated) {
+      reason += (reason.empty() ? "Not judged yet: " : "; ") + category.id + " (" + status.reason + ")";
+    }
+  }
+  return reason.empty() ? reason : reason + ".";
 }
 
 }  // namespace
@@ -166,6 +176,15 @@ api_response api_router::readiness() {
     api_response ok;
     ok.content_type = "text/plain; charset=utf-8";
     ok.body = "ok\n";
+    // Ready, since nothing more will come of them; but what they hold is not known.
+    std::vector<std::string> forbidden = state_.forbidden ? state_.forbidden() : std::vector<std::string>{};
+    if (!forbidden.empty()) {
+      std::string names;
+      for (const std::string& name : forbidden) {
+        names += (names.empty() ? "" : ", ") + name;
+      }
+      ok.body += "forbidden, so not read: " + names + "\n";
+    }
     return ok;
   }
   std::string names;
@@ -242,7 +261,11 @@ api_response api_router::problems(const parsed_target& target) {
   for (const problem& p : state_.problems.current(category)) {
     list.push_back(p.to_json());
   }
-  return json_response({{"problems", std::move(list)}, {"categories", categories_json(state_.problems)}});
+  std::string incomplete = problems_incomplete_reason(state_.problems, category);
+  return json_response({{"problems", std::move(list)},
+                        {"incomplete", !incomplete.empty()},
+                        {"incompleteReason", incomplete.empty() ? json(nullptr) : json(incomplete)},
+                        {"categories", categories_json(state_.problems)}});
 }
 
 api_response api_router::get_settings(const parsed_target& target) {
@@ -317,12 +340,17 @@ api_response api_router::section_route(const parsed_target& target) {
   if (s.size() >= 4) {
     for (const sextant::section_route& route : owner->routes) {
       if (route.segment == s[3]) {
+        std::vector<std::string> rest(s.begin() + 4, s.end());
         if (state_.demand) {
           for (const kind_key& needed : route.reads_on_demand) {
             state_.demand(needed);
           }
+          if (route.reads_on_demand_of) {
+            for (const kind_key& needed : route.reads_on_demand_of(rest)) {
+              state_.demand(needed);
+            }
+          }
         }
-        std::vector<std::string> rest(s.begin() + 4, s.end());
         route_answer answer;
         try {
           answer = route.handle(rest, context);

@@ -48,7 +48,13 @@ void app::start() {
   load_settings();
   register_metrics();
   state_->store.add_listener([this](const object_store::change&) { schedule_problem_evaluation(); });
-  state_->on_settings_changed = [this] { schedule_problem_evaluation(); };
+  state_->store.add_completeness_listener([this](const kind_key&) { schedule_problem_evaluation(); });
+  if (config_.snapshot.empty()) {
+    state_->on_settings_changed = [this] { schedule_problem_evaluation(); };
+  } else {
+    // Everything is read already: a category turned on is judged before the PUT answers.
+    state_->on_settings_changed = [this] { evaluate_problems_now(); };
+  }
   if (!config_.snapshot.empty()) {
     load_snapshot();
   } else {
@@ -113,7 +119,7 @@ void app::load_snapshot() {
     spdlog::warn("{}:{}: {}", warning.path, warning.line, warning.message);
   }
   spdlog::info("snapshot {}: {}", config_.snapshot, report.summary());
-  state_->settle_snapshot_lists();
+  state_->settle_snapshot_lists(report.kinds_listed);
 }
 
 void app::start_live() {
@@ -132,6 +138,7 @@ void app::start_live() {
   live->set_category_check([this](const std::string& category) { return state_->problems.enabled(category); });
   kube::live_source* source = live.get();
   state_->unsynced = [source] { return source->readiness(); };
+  state_->forbidden = [source] { return source->forbidden(); };
   state_->demand = [source](const kind_key& type) { source->demand(type); };
   auto previous = state_->on_settings_changed;
   state_->on_settings_changed = [previous, source] {
@@ -203,6 +210,9 @@ void app::register_metrics() {
                    "HTTP requests answered, by route and status code.");
   metrics.describe("sextant_problem_evaluations_total", metrics_registry::metric_type::counter,
                    "Times the problem rules were evaluated.");
+  metrics.describe("sextant_problem_category_evaluated", metrics_registry::metric_type::gauge,
+                   "Whether a problem category has judged every object it needs (1), or still waits for a kind "
+                   "to be read or is off (0).");
   metrics.add_collector([this](metrics_registry& m) {
     m.clear("sextant_problems");
     m.clear("sextant_problem");
@@ -220,6 +230,11 @@ void app::register_metrics() {
       m.set("sextant_cached_objects", {{"kind", type.to_string()}}, static_cast<double>(state_->store.count(type)));
     }
     m.set("sextant_problem_evaluations_total", {}, static_cast<double>(state_->problems.evaluations()));
+    m.clear("sextant_problem_category_evaluated");
+    for (const problem_category& category : state_->problems.categories()) {
+      m.set("sextant_problem_category_evaluated", {{"category", category.id}},
+            state_->problems.status(category.id).evaluated ? 1 : 0);
+    }
   });
 }
 

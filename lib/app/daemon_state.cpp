@@ -45,12 +45,26 @@ void daemon_state::interpreter_failed(const std::string& section, const std::str
                     {{"section", section}, {"resource", resource}, {"interpreter", interpreter}});
 }
 
-void daemon_state::settle_snapshot_lists() {
+void daemon_state::settle_snapshot_lists(const std::set<kind_key>& listed) {
+  std::set<kind_key> kinds;
   for (const section& s : catalog.sections()) {
     for (const resource_def& r : s.resources) {
       if (!r.type.kind.empty()) {
-        store.set_completeness(r.type, {list_completeness::state::complete, ""});
+        kinds.insert(r.type);
       }
+    }
+    kinds.insert(s.reads_on_demand.begin(), s.reads_on_demand.end());
+  }
+  for (const kind_key& type : kinds) {
+    // A cluster that serves the group serves the kind (one serving Resource Slices serves
+    // claims), so its absence from the snapshot means it was not dumped, not that there are none.
+    const bool group_served = !served.group_versions(type.group).empty();
+    if (store.count(type) > 0 || listed.contains(type) || !group_served) {
+      store.set_completeness(type, {list_completeness::state::complete, ""});
+    } else {
+      store.set_completeness(type, {list_completeness::state::unreadable, "not in the snapshot (it holds no " +
+                                                                              type.kind + " and no " + type.kind +
+                                                                              "List)"});
     }
   }
   // The live watches' caps, merged across sections the same way; a selected list would hold

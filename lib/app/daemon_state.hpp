@@ -3,6 +3,7 @@
 // problems and the metrics. One instance per daemon; no globals. Not thread-safe by design.
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,10 @@ struct daemon_state {
   view_context context() const { return catalog.context(store, served, time.now(), &documents); }
   // A snapshot is the whole truth about what it holds: marks every section kind's list complete,
   // then cuts each capped kind at its cap as a live list would be cut (the first objects by
-  // namespace and name, the API server's order), marked incomplete in the same words.
-  void settle_snapshot_lists();
+  // namespace and name, the API server's order), marked incomplete in the same words. A kind of
+  // a group the snapshot serves, of which it holds no object and no typed List (`listed`), was
+  // not read: its list says so, and the views that need it say "cannot tell".
+  void settle_snapshot_lists(const std::set<kind_key>& listed = {});
   // Re-evaluates problems now; returns when the next pending finding falls due.
   std::optional<time_point> evaluate_problems();
   // An interpreter threw: logs it and counts it in /metrics by section, resource and interpreter
@@ -44,6 +47,8 @@ struct daemon_state {
 
   // Set by the live source: the watches not yet synced (empty: ready). Snapshot mode: none.
   std::function<std::vector<std::string>()> unsynced;
+  // Set by the live source: the watches the API server forbids (ready, but nothing known).
+  std::function<std::vector<std::string>()> forbidden;
   // Set by the live source: someone needs a kind that is watched on demand.
   std::function<void(const kind_key&)> demand;
   // Set by the app: problem settings changed, so watches and timers must follow.

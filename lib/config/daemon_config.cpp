@@ -1,5 +1,6 @@
 #include "config/daemon_config.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <functional>
 
@@ -240,11 +241,18 @@ std::string usage_text() {
       "Usage: sextantd [--snapshot DIR | --kubeconfig FILE [--context NAME] | --in-cluster] [options]\n\n"
       "Reads GPU and AI-ML operators' objects from the Kubernetes API (or a snapshot directory) and\n"
       "serves their state in plain words over a read-only HTTP API.\n\nOptions (each also a key of the --config YAML "
-      "file):\n"
-      "  --config FILE                 Read settings from a YAML file; flags win over it\n";
+      "file):\n";
+  // The text column starts two spaces past the longest flag, so no flag runs into its text.
+  std::size_t column = 32;
+  for (const option_entry& entry : entries()) {
+    column = std::max(column, 2 + entry.option.flag.size() + (entry.is_switch ? 0 : 6) + 2);
+  }
+  std::string config = "  --config FILE";
+  config.resize(column, ' ');
+  out += config + "Read settings from a YAML file; flags win over it\n";
   for (const option_entry& entry : entries()) {
     std::string left = "  " + entry.option.flag + (entry.is_switch ? "" : " VALUE");
-    left.resize(32, ' ');
+    left.resize(column, ' ');
     out += left + entry.option.help + "   [" + entry.option.key + "]\n";
   }
   out += "  --help, --version\n";

@@ -13,6 +13,7 @@ namespace {
 
 constexpr const char* cache_objects_metric = "sextant_watch_cache_objects";
 constexpr const char* synced_metric = "sextant_watch_synced";
+constexpr const char* forbidden_metric = "sextant_watch_forbidden";
 // How often on-demand watches are checked for expiry when nothing else wakes the loop.
 constexpr auto sweep_interval = std::chrono::seconds(15);
 
@@ -41,6 +42,8 @@ live_source::live_source(net::any_io_executor executor, connection_config config
   metrics_.describe(cache_objects_metric, metrics_registry::metric_type::gauge, "Objects cached per watched resource.");
   metrics_.describe(synced_metric, metrics_registry::metric_type::gauge,
                     "Whether a watched resource has completed its first list (1) or not yet (0).");
+  metrics_.describe(forbidden_metric, metrics_registry::metric_type::gauge,
+                    "Whether the API server forbids reading a watched resource (1): synced, but nothing is known.");
   std::weak_ptr<bool> alive = alive_;
   metrics_.add_collector([this, alive](metrics_registry& registry) {
     if (alive.lock()) {
@@ -128,6 +131,17 @@ std::vector<std::string> live_source::readiness() const {
   return waiting;
 }
 
+std::vector<std::string> live_source::forbidden() const {
+  std::vector<std::string> out;
+  for (const auto& [type, r] : running_) {
+    const list_completeness completeness = store_.completeness(type);
+    if (completeness.value == list_completeness::state::unreadable && completeness.reason.starts_with("forbidden")) {
+      out.push_back(r.spec.name());
+    }
+  }
+  return out;
+}
+
 std::map<std::string, std::string> live_source::watches() const {
   std::map<std::string, std::string> out;
   for (const auto& [type, r] : running_) {
@@ -142,6 +156,10 @@ const reflector* live_source::find_watch(const kind_key& type) const {
 }
 
 bool live_source::wanted(const watch_spec& spec, std::chrono::steady_clock::time_point now) const {
+  if (spec.demand_only) {
+    auto asked = demanded_.find(spec.type);
+    return asked != demanded_.end() && now - asked->second < options_.demand_ttl;
+  }
   if (spec.demand_categories.empty()) {
     return true;
   }
@@ -251,10 +269,14 @@ void live_source::reconcile() {
 void live_source::collect(metrics_registry& metrics) const {
   metrics.clear(cache_objects_metric);
   metrics.clear(synced_metric);
+  metrics.clear(forbidden_metric);
   for (const auto& [type, r] : running_) {
     const metric_labels labels{{"resource", r.spec.name()}};
     metrics.set(cache_objects_metric, labels, static_cast<double>(store_.count(type)));
     metrics.set(synced_metric, labels, r.watch->synced() ? 1 : 0);
+  }
+  for (const std::string& name : forbidden()) {
+    metrics.set(forbidden_metric, {{"resource", name}}, 1);
   }
 }
 

@@ -64,6 +64,9 @@ class live_source {
 
   // Names of started watches not yet synced; "discovery" until discovery first succeeded.
   std::vector<std::string> readiness() const;
+  // Names of started watches the API server forbids: synced as far as they can be (readiness
+  // does not wait for them), but nothing of them is known.
+  std::vector<std::string> forbidden() const;
   bool discovered() const { return discovered_; }
   const std::string& discovery_error() const { return discovery_error_; }
   // Running watches, by name, with their version: "workloads.kueue.x-k8s.io" -> "v1beta2".

@@ -11,7 +11,7 @@ std::string watch_spec::name() const {
 
 bool watch_spec::same_watch(const watch_spec& other) const {
   return type == other.type && version == other.version && plural == other.plural &&
-         label_selector == other.label_selector && cap == other.cap;
+         label_selector == other.label_selector && cap == other.cap && demand_only == other.demand_only;
 }
 
 std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const served_kinds& served) {
@@ -57,6 +57,25 @@ std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const
       }
     }
   }
+  // Kinds read but shown by no section: on demand only, in the server's preferred version.
+  for (const section& s : sections) {
+    for (const kind_key& type : s.reads_on_demand) {
+      const served_kind* kind = served.find(type);
+      if (kind == nullptr || kind->versions.empty() || kind->plural.empty() || by_kind.contains(type)) {
+        continue;
+      }
+      merged& m = by_kind[type];
+      order.push_back(type);
+      m.spec.type = type;
+      m.spec.version = choose_version(*kind, {});
+      m.spec.plural = kind->plural;
+      m.spec.title = type.kind + " objects";
+      m.spec.namespaced = kind->namespaced;
+      m.spec.demand_only = true;
+      m.any_unselected = true;
+      m.any_uncapped = true;
+    }
+  }
   std::vector<watch_spec> out;
   for (const kind_key& type : order) {
     merged& m = by_kind[type];
@@ -66,7 +85,7 @@ std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const
     if (m.any_uncapped) {
       m.spec.cap = 0;
     }
-    if (m.any_undemanded) {
+    if (m.any_undemanded || m.spec.demand_only) {
       m.spec.demand_categories.clear();
     }
     out.push_back(std::move(m.spec));

@@ -31,17 +31,60 @@ bool problem_engine::enabled(const std::string& category) const {
 
 void problem_engine::set_enabled(const std::string& category, bool on) {
   if (on) {
-    enabled_.insert(category);
+    // Judged from the next evaluation on, not before.
+    if (enabled_.insert(category).second) {
+      status_.erase(category);
+    }
     return;
   }
   enabled_.erase(category);
+  status_.erase(category);
   // Off costs nothing: forget its findings and problems at once.
   std::erase_if(current_, [&category](const problem& p) { return p.category == category; });
   std::erase_if(first_seen_, [&category](const auto& entry) { return std::get<0>(entry.first) == category; });
 }
 
+category_status problem_engine::status(const std::string& category) const {
+  if (!enabled(category)) {
+    return {false, {}, "turned off"};
+  }
+  auto it = status_.find(category);
+  if (it == status_.end()) {
+    return {false, {}, "not evaluated yet"};
+  }
+  return it->second;
+}
+
 std::optional<time_point> problem_engine::evaluate(const view_context& context) {
   ++evaluations_;
+  // What each enabled category still waits for: a kind read whole, or cut at its cap (judged as
+  // far as it goes, and the views say it is cut), counts as read.
+  std::map<std::string, category_status> statuses;
+  for (const problem_rule& rule : rules_) {
+    if (!enabled(rule.category)) {
+      continue;
+    }
+    category_status& status = statuses[rule.category];
+    std::vector<kind_key> kinds{rule.type};
+    kinds.insert(kinds.end(), rule.reads.begin(), rule.reads.end());
+    for (const kind_key& type : kinds) {
+      const list_completeness completeness = context.store.completeness(type);
+      const bool read = completeness.value == list_completeness::state::complete ||
+                        completeness.value == list_completeness::state::truncated;
+      if (!read && std::find(status.waiting_for.begin(), status.waiting_for.end(), type) == status.waiting_for.end()) {
+        status.waiting_for.push_back(type);
+        status.reason += (status.reason.empty() ? "" : "; ") + type.to_string() + ": " +
+                         (completeness.reason.empty() ? "not read yet" : completeness.reason);
+      }
+    }
+  }
+  for (const problem_category& category : categories_) {
+    if (enabled(category.id)) {
+      category_status& status = statuses[category.id];
+      status.evaluated = status.waiting_for.empty();
+    }
+  }
+  status_ = std::move(statuses);
   std::map<finding_key, time_point> still_seen;
   std::vector<problem> now_current;
   std::optional<time_point> next_due;

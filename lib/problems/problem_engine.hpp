@@ -34,6 +34,14 @@ struct problem {
   json to_json() const;
 };
 
+// Whether a category has judged every object it needs: at its last evaluation, every kind its
+// rules read was read (whole or cut at its cap). Until then an empty answer is not "no problems".
+struct category_status {
+  bool evaluated = false;
+  std::vector<kind_key> waiting_for;  // the kinds not read yet (or not readable) at the last evaluation
+  std::string reason;                 // plain words, empty once evaluated
+};
+
 class problem_engine {
  public:
   problem_engine(std::vector<problem_category> categories, std::vector<problem_rule> rules);
@@ -51,6 +59,8 @@ class problem_engine {
   std::vector<problem> current(const std::optional<std::string>& category = std::nullopt) const;
   std::vector<problem> for_object(const kind_key& type, const std::string& namespace_, const std::string& name) const;
   std::size_t evaluations() const { return evaluations_; }
+  // A category that is off is never evaluated; one just turned on is not until the next evaluation.
+  category_status status(const std::string& category) const;
 
   // Told when a rule throws on an object; the rule then judges nothing of that object.
   using rule_failure_listener =
@@ -66,6 +76,7 @@ class problem_engine {
   std::set<std::string> enabled_;
   std::map<finding_key, time_point> first_seen_;
   std::vector<problem> current_;
+  std::map<std::string, category_status> status_;  // enabled categories, as of the last evaluation
   std::size_t evaluations_ = 0;
   rule_failure_listener on_rule_failure_;
 };

@@ -98,6 +98,8 @@ struct problem_rule {
   std::string category;
   kind_key type;
   std::function<std::vector<finding>(const cached_object&, const view_context&)> evaluate;
+  // Other kinds the rule must have read before its silence means "no problem" (a pod's claims).
+  std::vector<kind_key> reads = {};
 };
 
 struct problem_category {
@@ -124,7 +126,9 @@ struct route_answer {
 struct section_route {
   std::string segment;  // the segment after the section id: "queue"
   std::function<route_answer(std::span<const std::string> rest, const view_context&)> handle;
-  std::vector<kind_key> reads_on_demand = {};  // kinds read on demand that the route reads
+  std::vector<kind_key> reads_on_demand = {};  // kinds read on demand that every request reads
+  // Kinds read on demand that one request reads, by its segments (the job kind it names).
+  std::function<std::vector<kind_key>(std::span<const std::string> rest)> reads_on_demand_of = {};
 };
 
 // A document a section reads beside its watched kinds, in live mode only: one GET per object of
@@ -164,6 +168,9 @@ struct section {
   std::vector<kind_reads> reads;  // of other sections' kinds, beside the extensions that read them
   std::vector<section_route> routes;
   std::vector<polled_document> documents;
+  // Kinds read on demand that the section reads but shows under no resource of its own (the Queue
+  // section's job kinds): live mode watches each only on demand, and only where it is served.
+  std::vector<kind_key> reads_on_demand;
 };
 
 }  // namespace sextant

@@ -74,9 +74,8 @@ std::string snapshot_report::summary() const {
   if (files_skipped > 0) {
     out << "; " << files_skipped << " file" << (files_skipped == 1 ? "" : "s") << " skipped";
   }
-  std::size_t bad_objects = errors.size() >= files_skipped ? errors.size() - files_skipped : 0;
-  if (bad_objects > 0) {
-    out << "; " << bad_objects << " object" << (bad_objects == 1 ? "" : "s") << " skipped";
+  if (documents_skipped > 0) {
+    out << "; " << documents_skipped << " object" << (documents_skipped == 1 ? "" : "s") << " skipped";
   }
   return out.str();
 }
@@ -120,18 +119,26 @@ snapshot_report snapshot_loader::load(const std::filesystem::path& root) {
 
 void snapshot_loader::load_text(const std::string& path, const std::string& text, bool is_json,
                                 snapshot_report& report) {
-  std::size_t errors_before = report.errors.size();
+  const std::size_t errors_before = report.errors.size();
+  const std::size_t objects_before = report.objects_loaded;
+  const std::size_t warnings_before = report.warnings.size();
   if (is_json) {
     load_json(path, text, report);
   } else {
     load_yaml(path, text, report);
   }
-  bool file_failed = report.errors.size() > errors_before && report.errors.back().path == path &&
-                     report.errors.back().message.starts_with("cannot parse");
-  if (file_failed) {
+  // A file counts as read when anything in it was: a broken document among good ones costs only
+  // itself. It is skipped when nothing in it could be parsed.
+  const std::size_t new_errors = report.errors.size() - errors_before;
+  const bool nothing_parsed =
+      new_errors > 0 && report.objects_loaded == objects_before && report.warnings.size() == warnings_before &&
+      std::all_of(report.errors.begin() + static_cast<std::ptrdiff_t>(errors_before), report.errors.end(),
+                  [](const load_problem& problem) { return problem.message.starts_with("cannot parse"); });
+  if (nothing_parsed) {
     ++report.files_skipped;
   } else {
     ++report.files_read;
+    report.documents_skipped += new_errors;
   }
 }
 
@@ -199,6 +206,14 @@ void snapshot_loader::add_document(json document, const std::string& path, int l
     }
     const std::string list_api_version = string_or(document, {"apiVersion"});
     const std::string item_kind = kind != "List" ? kind.substr(0, kind.size() - 4) : std::string();
+    if (!item_kind.empty() && !list_api_version.empty()) {
+      // The API server answered a list of this kind: it serves it, and these are all of them.
+      kind_key item_type{std::string(group_of(list_api_version)), item_kind};
+      report.kinds_listed.insert(item_type);
+      if (!served_.serves(item_type)) {
+        served_.add(served_kind{item_type, {}, true, {std::string(version_of(list_api_version))}});
+      }
+    }
     for (json& item : *items) {
       if (item.is_object()) {
         if (!item.contains("apiVersion") && !list_api_version.empty()) {

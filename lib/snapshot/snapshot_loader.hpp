@@ -9,6 +9,7 @@
 // snapshot make their kinds served; so does any object of a kind.
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,11 +27,15 @@ struct load_problem {
 
 struct snapshot_report {
   std::size_t files_read = 0;
-  std::size_t files_skipped = 0;
+  std::size_t files_skipped = 0;    // files of which nothing could be parsed
+  std::size_t documents_skipped = 0;  // documents and objects skipped in files read
   std::size_t objects_loaded = 0;
   std::map<std::string, std::size_t> objects_by_kind;  // "Workload.kueue.x-k8s.io" -> 12
   std::vector<load_problem> errors;                    // files or objects not loaded
   std::vector<load_problem> warnings;                  // duplicates and the like: loaded, but worth saying
+  // Kinds of which the snapshot holds a typed List (`ResourceClaimList`), even an empty one:
+  // read, so "none" is known, where a kind with neither objects nor a List was not read.
+  std::set<kind_key> kinds_listed;
 
   // "loaded 42 objects from 7 files (3 Node, 12 Pod, ...); 1 file skipped"
   std::string summary() const;

@@ -241,7 +241,14 @@ std::string cut_reason(std::size_t cap, std::string_view noun) {
 }
 
 void object_store::set_completeness(const kind_key& type, list_completeness completeness) {
-  kinds_[type].completeness = std::move(completeness);
+  list_completeness& held = kinds_[type].completeness;
+  const bool changed = held.value != completeness.value;
+  held = std::move(completeness);
+  if (changed) {
+    for (const auto& on_change : completeness_listeners_) {
+      on_change(type);
+    }
+  }
 }
 
 list_completeness object_store::completeness(const kind_key& type) const {

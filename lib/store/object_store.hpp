@@ -69,6 +69,11 @@ class object_store {
   std::size_t total() const;
 
   void add_listener(listener on_change) { listeners_.push_back(std::move(on_change)); }
+  // Told when a kind's completeness changes state (an empty list synced changes no object, yet
+  // the problem engine can now judge it).
+  void add_completeness_listener(std::function<void(const kind_key&)> on_change) {
+    completeness_listeners_.push_back(std::move(on_change));
+  }
 
  private:
   struct kind_cache {
@@ -87,6 +92,7 @@ class object_store {
 
   std::map<kind_key, kind_cache> kinds_;
   std::vector<listener> listeners_;
+  std::vector<std::function<void(const kind_key&)>> completeness_listeners_;
 };
 
 }  // namespace sextant

@@ -449,6 +449,13 @@ TEST_CASE("a reader who may not list ResourceClaims is told \"cannot tell\" for 
     CHECK(row["allocatedTo"] == json("cannot tell"));  // gpu-node-a/gpu-0 is held, the rest free
   }
 
+  // Ready (nothing more will come of a forbidden kind), but /readyz and /metrics name it.
+  answer ready = http_get(reader.url(), "/readyz");
+  CHECK(ready.status == 200);
+  CHECK_THAT(ready.text, Catch::Contains("forbidden, so not read: resourceclaims.resource.k8s.io"));
+  CHECK_THAT(http_get(reader.url(), "/metrics").text,
+             Catch::Contains("sextant_watch_forbidden{resource=\"resourceclaims.resource.k8s.io\"} 1"));
+
   json claims = reader.get("/api/v1/dra/resourceclaims");
   CHECK(array_or_empty(claims, {"items"}).empty());
   CHECK(claims.value("incomplete", false));
@@ -482,7 +489,10 @@ TEST_CASE("past 500 ResourceSlices the Devices page says it is cut", "[integrati
         std::vector<std::string>{});
 
   sextantd_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
-  fs::path snapshot = dump_snapshot(admin, cluster.dir() / "snapshot", {collection});
+  // The dump holds the (empty) claim list too, as `kubectl get -A -o json` would: a snapshot
+  // without it has not read the claims, and its devices say "cannot tell".
+  fs::path snapshot =
+      dump_snapshot(admin, cluster.dir() / "snapshot", {collection, dra_collection("v1", "resourceclaims", false)});
   sextantd_process files({"--snapshot", snapshot.string()}, cluster.dir() / "snapshot.log");
   REQUIRE(live.wait_ready(std::chrono::seconds(60)));
   REQUIRE(files.wait_ready(std::chrono::seconds(30)));

@@ -60,6 +60,11 @@ TEST_CASE("health, readiness and metrics answer", "[router]") {
   CHECK(f.get("/healthz").status == 200);
   CHECK(f.get("/healthz").body == "ok\n");
   CHECK(f.get("/readyz").status == 200);
+  // A forbidden kind is synced as far as it can be: ready, but named.
+  f.state.forbidden = [] { return std::vector<std::string>{"resourceclaims.resource.k8s.io"}; };
+  auto forbidden = f.get("/readyz");
+  CHECK(forbidden.status == 200);
+  CHECK(forbidden.body == "ok\nforbidden, so not read: resourceclaims.resource.k8s.io\n");
   f.state.unsynced = [] { return std::vector<std::string>{"pods", "nodes"}; };
   auto not_ready = f.get("/readyz");
   CHECK(not_ready.status == 503);
@@ -236,4 +241,73 @@ metadata: {name: cq}
   asked.clear();
   f.get("/api/v1/core/nodes/gpu-1");
   CHECK(asked.empty());
+}
+
+TEST_CASE("the problem list says which categories have judged every object they need", "[router][problems]") {
+  router_fixture f;
+  // Not evaluated yet: an empty list is not "no problems".
+  json fresh = router_fixture::body(f.get("/api/v1/problems"));
+  CHECK(fresh["problems"].empty());
+  CHECK(fresh["incomplete"] == true);
+  CHECK_THAT(fresh["incompleteReason"].get<std::string>(), Catch::Contains("kueue-queues (not evaluated yet)"));
+  f.state.evaluate_problems();
+  json judged = router_fixture::body(f.get("/api/v1/problems"));
+  CHECK(judged["incomplete"] == false);
+  CHECK(judged["incompleteReason"].is_null());
+  for (const json& category : judged["categories"]) {
+    INFO(category.dump());
+    CHECK(category["evaluated"] == category["enabled"]);
+    CHECK(category["waitingFor"].empty());
+  }
+  // Turned on, with Workloads not read yet (live mode): not judged, and the kinds it waits for named.
+  f.state.store.set_completeness({"kueue.x-k8s.io", "Workload"}, {list_completeness::state::not_synced, "not watched"});
+  api_request put{"PUT", "/api/v1/settings/problems", "", R"({"categories": {"kueue-workloads": {"enabled": true}}})"};
+  REQUIRE(f.router.handle(put).status == 200);
+  f.state.evaluate_problems();
+  json waiting = router_fixture::body(f.get("/api/v1/problems"));
+  CHECK(waiting["incomplete"] == true);
+  CHECK(waiting["incompleteReason"] ==
+        "Not judged yet: kueue-workloads (Workload.kueue.x-k8s.io: not watched).");
+  for (const json& category : waiting["categories"]) {
+    if (category["id"] == "kueue-workloads") {
+      CHECK(category["evaluated"] == false);
+      CHECK(category["waitingFor"] == json::array({"Workload.kueue.x-k8s.io"}));
+    }
+  }
+  // ?category= narrows the verdict too.
+  CHECK(router_fixture::body(f.get("/api/v1/problems?category=kueue-queues"))["incomplete"] == false);
+  f.state.store.set_completeness({"kueue.x-k8s.io", "Workload"}, {list_completeness::state::complete, ""});
+  f.state.evaluate_problems();
+  CHECK(router_fixture::body(f.get("/api/v1/problems"))["incomplete"] == false);
+}
+
+TEST_CASE("a snapshot kind of a served group with no object and no List is not read", "[router][snapshot]") {
+  const char* slice = R"(
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-a-gpu}
+spec:
+  driver: gpu.example.com
+  nodeName: node-a
+  pool: {name: node-a, generation: 1, resourceSliceCount: 1}
+  devices: [{name: gpu-0}]
+)";
+  auto devices_of = [&slice](const std::string& extra) {
+    fixed_clock clock{testing::at("2026-11-29T12:00:00Z")};
+    daemon_state state{router_fixture::all_sections_for_test(), clock};
+    api_router router{state};
+    snapshot_loader loader(state.store, state.served, state.profiles, clock.now());
+    snapshot_report report;
+    loader.load_text("slices.yaml", std::string(slice) + extra, false, report);
+    REQUIRE(report.errors.empty());
+    state.settle_snapshot_lists(report.kinds_listed);
+    return json::parse(router.handle({"GET", "/api/v1/dra/devices", "", ""}).body);
+  };
+  json unread = devices_of("");
+  REQUIRE(unread["items"].size() == 1);
+  CHECK(unread["items"][0]["allocatedTo"] == "cannot tell");
+  // An empty ResourceClaimList is a read list of no claims: the device is free.
+  json read = devices_of("---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaimList\nitems: []\n");
+  REQUIRE(read["items"].size() == 1);
+  CHECK(read["items"][0]["allocatedTo"].is_null());
 }

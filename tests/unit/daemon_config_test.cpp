@@ -1,6 +1,7 @@
 #include "config/daemon_config.hpp"
 
 #include <fstream>
+#include <sstream>
 
 #include <yaml-cpp/yaml.h>
 #include <catch2/catch.hpp>
@@ -71,4 +72,25 @@ TEST_CASE("flags win over the config file", "[config]") {
   CHECK(parsed.config.listen == "127.0.0.1:7001");
   CHECK(parsed.config.log_level == "debug");
   std::filesystem::remove(path);
+}
+
+TEST_CASE("--help: every flag stands apart from its text", "[config]") {
+  std::istringstream lines(sextant::usage_text());
+  std::string line;
+  int options = 0;
+  while (std::getline(lines, line)) {
+    if (!line.starts_with("  --") || line.starts_with("  --help")) {
+      continue;
+    }
+    ++options;
+    INFO(line);
+    // "  --flag VALUE" then at least two spaces, then the text.
+    std::size_t flag_end = line.find(' ', 2);
+    if (line.compare(flag_end, 7, " VALUE ") == 0 || line.compare(flag_end, 6, " FILE ") == 0) {
+      flag_end = line.find(' ', flag_end + 1);
+    }
+    CHECK(line.compare(flag_end, 2, "  ") == 0);
+  }
+  CHECK(options > 10);
+  CHECK_THAT(sextant::usage_text(), Catch::Contains("--shutdown-grace-seconds VALUE  Seconds given"));
 }

@@ -66,6 +66,32 @@ TEST_CASE("the daemon serves the demo cluster over HTTP", "[e2e]") {
   CHECK_THAT(daemon.log(), Catch::Contains("\"message\":\"snapshot ") && Catch::Contains("loaded "));
 }
 
+TEST_CASE("snapshot mode judges a category turned on before the PUT answers", "[e2e][problems]") {
+  daemon_process daemon(demo_args());
+  auto before = json::parse(http_call(daemon.port(), "GET", "/api/v1/problems").body);
+  CHECK(before["incomplete"] == false);
+  CHECK(before["incompleteReason"].is_null());
+  auto put = http_call(daemon.port(), "PUT", "/api/v1/settings/problems", {},
+                       R"({"categories": {"kueue-workloads": {"enabled": true}}})");
+  REQUIRE(put.status == 200);
+  auto after = json::parse(http_call(daemon.port(), "GET", "/api/v1/problems").body);
+  CHECK(after["incomplete"] == false);
+  bool judged = false;
+  for (const json& category : after["categories"]) {
+    if (category["id"] == "kueue-workloads") {
+      judged = category["enabled"] == true && category["evaluated"] == true && category["waitingFor"].empty();
+    }
+  }
+  CHECK(judged);
+  bool workload_problem = false;
+  for (const json& problem : after["problems"]) {
+    workload_problem = workload_problem || problem["category"] == "kueue-workloads";
+  }
+  CHECK(workload_problem);
+  CHECK_THAT(http_call(daemon.port(), "GET", "/metrics").body,
+             Catch::Contains("sextant_problem_category_evaluated{category=\"kueue-workloads\"} 1"));
+}
+
 TEST_CASE("keep-alive serves several requests on one connection", "[e2e]") {
   daemon_process daemon(demo_args());
   boost::asio::io_context io;

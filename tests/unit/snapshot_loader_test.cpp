@@ -294,3 +294,24 @@ TEST_CASE("a broken value in a JSON stream is reported and the values after it s
   CHECK(f.report.errors[0].line == 2);
   CHECK_THAT(f.report.errors[0].message, Catch::StartsWith("cannot parse JSON"));
 }
+
+TEST_CASE("a file with one broken document among good ones counts as read", "[loader]") {
+  auto dir = temp_dir("mixed");
+  write(dir / "mixed.yaml",
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n"
+        "apiVersion: v1\nkind: Node\nmetadata: {name: [unclosed\n---\n"
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n2}\n---\n"
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n3}\n---\n"
+        "apiVersion: v1\nkind: Node\nmetadata: {name: [also unclosed\n");
+  ingest_profiles profiles;
+  object_store store;
+  served_kinds served;
+  snapshot_loader loader(store, served, profiles, testing::at("2026-11-29T12:00:00Z"));
+  snapshot_report report = loader.load(dir);
+  CHECK(store.count({"", "Node"}) == 3);
+  CHECK(report.files_read == 1);
+  CHECK(report.files_skipped == 0);
+  CHECK(report.errors.size() == 2);
+  CHECK(report.summary() == "loaded 3 objects from 1 file (3 Node); 2 objects skipped");
+  std::filesystem::remove_all(dir);
+}

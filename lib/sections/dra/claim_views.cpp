@@ -1,15 +1,20 @@
 // Resource Claims: state, summary and details.
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sections/common/conditions.hpp"
 #include "sections/common/links.hpp"
 #include "sections/common/lists.hpp"
+#include "sections/core/core_section.hpp"
 #include "sections/dra/claim_reading.hpp"
 #include "sections/dra/device_inventory.hpp"
 #include "sections/dra/device_requests.hpp"
 #include "sections/dra/dra_section.hpp"
 #include "sections/dra/node_selector_text.hpp"
+#include "sections/dra/pod_claims.hpp"
+#include "sections/dra/scheduler_reasons.hpp"
 
 namespace sextant::dra {
 namespace {
@@ -136,12 +141,18 @@ json read_allocation(const cached_object& claim, const view_context& context, de
     if (slice != nullptr) {
       view.link(context, "resourceSlice", *slice->object);
     }
+    const packed_value& wanted = array_or_empty(*device.result, {"bindingConditions"});
+    if (binding_conditions.size() != wanted.size()) {
+      notes.wrong_type("An entry of device " + device_text(device) + "'s bindingConditions", "a string");
+    }
     if (binding == binding_state::waiting) {
       std::vector<std::string> names;
       for (const auto& name : binding_conditions) {
         names.push_back(name.get<std::string>());
       }
-      view.note("Device " + device_text(device) + " waits for its driver to report " + joined(names) +
+      // A condition name that is not a string cannot be named, nor ever be reported.
+      view.note("Device " + device_text(device) + " waits for its driver to report " +
+                (names.empty() ? std::string("binding conditions that cannot be read (not strings)") : joined(names)) +
                 " before the pod is bound.");
     }
     devices.push_back(std::move(entry));
@@ -194,9 +205,82 @@ json read_consumers(const cached_object& claim, const view_context& context, det
   return out;
 }
 
+// A pod that references the claim, directly or through the claim its template made for it.
+struct claim_user {
+  object_ptr pod;
+  std::string pod_claim;  // the pod's name for it (spec.resourceClaims[].name)
+  bool reserved = false;  // the claim's reservedFor names the pod
+};
+
+bool reserved_for_pod(const std::vector<claim_consumer>& consumers, const cached_object& pod) {
+  return std::any_of(consumers.begin(), consumers.end(), [&pod](const claim_consumer& consumer) {
+    return consumer.api_group.empty() && consumer.resource == "pods" && consumer.name == pod.name &&
+           (consumer.uid.empty() || pod.uid.empty() || consumer.uid == pod.uid);
+  });
+}
+
+// Pods are resolved as the kubelet and scheduler resolve them (pod_claims), so a generated claim
+// counts only for the pod whose status records it and that owns it.
+std::vector<claim_user> pods_using(const cached_object& claim, const view_context& context) {
+  std::vector<claim_user> out;
+  const std::vector<claim_consumer> consumers = reserved_for(claim.body());
+  for (const object_ptr& pod : context.store.list(core::pod_kind, claim.namespace_)) {
+    for (const pod_claim& entry : pod_claims(*pod, context)) {
+      if (entry.resolution == claim_resolution::found && entry.claim && entry.claim->name == claim.name) {
+        out.push_back({pod, entry.name, reserved_for_pod(consumers, *pod)});
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+// The first DRA reason the scheduler gives for a waiting pod that uses the claim, with the pod.
+struct waiting_pod_reason {
+  object_ptr pod;
+  dra_reason reason;
+  std::string message;  // the scheduler's whole message
+};
+std::optional<waiting_pod_reason> scheduler_reason_for(const std::vector<claim_user>& users) {
+  for (const claim_user& user : users) {
+    const packed_value& body = user.pod->body();
+    if (!waiting_for_scheduler(body) || scheduling_gated(body)) {
+      continue;
+    }
+    const packed_value* condition = not_scheduled_condition(body);
+    if (condition == nullptr) {
+      continue;
+    }
+    std::string message = string_or(*condition, {"message"});
+    scheduler_reading reading = recognise_scheduler_message(message);
+    if (!reading.reasons.empty()) {
+      return waiting_pod_reason{user.pod, reading.reasons.front(), message};
+    }
+  }
+  return std::nullopt;
+}
+
+json read_pods(const std::vector<claim_user>& users, const view_context& context, details_view& view) {
+  json out = json::array();
+  for (const claim_user& user : users) {
+    const cached_object& pod = *user.pod;
+    out.push_back({{"namespace", pod.namespace_},
+                   {"name", pod.name},
+                   {"path", context.path_json(core::pod_kind, pod.namespace_, pod.name)},
+                   {"podClaimName", user.pod_claim},
+                   {"reserved", user.reserved},
+                   {"phase", string_or_null(pod.body(), {"status", "phase"})}});
+    view.link(context, "pod", "v1", "Pod", pod.namespace_, pod.name);
+  }
+  if (!context.store.completeness(core::pod_kind).complete()) {
+    view.note("The pod list is not read in full: pods that use the claim may be missing from its list of pods.");
+  }
+  return out;
+}
+
 }  // namespace
 
-object_state claim_state(const cached_object& claim, const view_context&) {
+object_state claim_state(const cached_object& claim, const view_context& context) {
   const packed_value& body = claim.body();
   const packed_value* allocation = claim_allocation(body);
   std::vector<claim_consumer> consumers = reserved_for(body);
@@ -241,6 +325,12 @@ object_state claim_state(const cached_object& claim, const view_context&) {
   }
   state.label = "Pending";
   state.reason = "Unallocated";
+  // The scheduler writes why on the pods, not on the claim: quote the pod it came from.
+  if (auto waiting = scheduler_reason_for(pods_using(claim, context))) {
+    state.message = "Nothing is allocated yet. Pod " + waiting->pod->name + " waits for it: " + waiting->reason.text +
+                    " The scheduler says: \"" + waiting->message + "\"";
+    return state;
+  }
   state.message = "Nothing is allocated yet: the scheduler allocates when a pod that uses the claim is scheduled.";
   return state;
 }
@@ -269,6 +359,8 @@ void claim_details(const cached_object& claim, const view_context& context, deta
   }
   view.blocks["allocation"] = read_allocation(claim, context, view, notes);
   view.blocks["consumers"] = read_consumers(claim, context, view);
+  // Every pod that uses the claim, reserved or not yet (a Pending pod is not in reservedFor).
+  view.blocks["pods"] = read_pods(pods_using(claim, context), context, view);
   if (const packed_value* status = find(claim.body(), {"status"}); status != nullptr && !status->is_object()) {
     notes.wrong_type("status", "an object");
   }

@@ -60,7 +60,8 @@ section make_section() {
   s.resources.push_back(std::move(devices));
 
   s.categories.push_back(problem_category{std::string(problem_category_id), "Dynamic Resource Allocation", true});
-  s.rules.push_back(problem_rule{std::string(problem_category_id), core::pod_kind, evaluate_pod});
+  s.rules.push_back(
+      problem_rule{std::string(problem_category_id), core::pod_kind, evaluate_pod, {claim_kind, device_class_kind}});
   s.extensions.push_back(details_extension{core::pod_kind, extend_pod_details});
   // What the pod extension and the problem rule read of a Pod, beyond core's own fields.
   s.reads.push_back(kind_reads{

@@ -102,6 +102,20 @@ void cluster_queue_summary(const cached_object& queue, const view_context&, json
 void cluster_queue_details(const cached_object& queue, const view_context& context, details_view& view,
                            const position_lookup& positions) {
   const packed_value& body = queue.body();
+  note_wrong_types(body,
+                   {{"spec", field_type::object},
+                    {"spec.cohortName", field_type::string},
+                    {"spec.cohort", field_type::string},
+                    {"spec.stopPolicy", field_type::string},
+                    {"spec.resourceGroups", field_type::array},
+                    {"status", field_type::object},
+                    {"status.conditions", field_type::array},
+                    {"status.flavorsReservation", field_type::array},
+                    {"status.flavorsUsage", field_type::array},
+                    {"status.pendingWorkloads", field_type::integer},
+                    {"status.reservingWorkloads", field_type::integer},
+                    {"status.admittedWorkloads", field_type::integer}},
+                   view);
   std::string cohort = cohort_of(body);
   if (cohort.empty()) {
     view.blocks["cohort"] = nullptr;

@@ -7,6 +7,12 @@ namespace sextant::kueue {
 
 void cohort_details(const cached_object& cohort, const view_context& context, details_view& view) {
   const packed_value& body = cohort.body();
+  note_wrong_types(body,
+                   {{"spec", field_type::object},
+                    {"spec.parentName", field_type::string},
+                    {"spec.parent", field_type::string},
+                    {"spec.resourceGroups", field_type::array}},
+                   view);
   std::string parent = parent_of(body);
   if (parent.empty()) {
     view.blocks["parent"] = nullptr;

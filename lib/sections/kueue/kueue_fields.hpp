@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sections/common/conditions.hpp"
+#include "sections/common/field_types.hpp"
 #include "sections/common/links.hpp"
 #include "sections/common/lists.hpp"
 #include "sections/common/objects.hpp"

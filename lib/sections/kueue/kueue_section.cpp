@@ -90,7 +90,11 @@ section make_section(position_lookup positions) {
                           },
                           {workload_kind}});
   }
-  s.routes.push_back(section_route{"queue", queue_route, {workload_kind}});
+  // The Queue route reads the job it names: each job kind is watched on demand, where served.
+  for (const job_resource& job : job_resources()) {
+    s.reads_on_demand.push_back(job.type);
+  }
+  s.routes.push_back(section_route{"queue", queue_route, {workload_kind}, queue_route_needs});
   s.documents.push_back(pending_workloads_polling());
   return s;
 }

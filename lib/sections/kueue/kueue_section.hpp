@@ -43,6 +43,9 @@ object_state local_queue_state(const cached_object& queue, const view_context& c
 object_state admission_check_state(const cached_object& check, const view_context& context);
 object_state cohort_state(const cached_object& cohort, const view_context& context);
 object_state workload_state(const cached_object& workload, const view_context& context);
+// The Cohort chain from `cohort` upward when it loops ("a", "b", "c", "b"), else empty. Only the
+// Cohorts read are followed, so a cycle found is certain; one not found may be among those unread.
+std::vector<std::string> cohort_loop(const std::string& cohort, const view_context& context);
 
 // --- details ---
 void cluster_queue_summary(const cached_object& queue, const view_context& context, json& summary);
@@ -73,6 +76,8 @@ const std::vector<job_resource>& job_resources();
 // The block for one job, or null when the job has no queue label and no Workload exists.
 json queue_block(const cached_object& job, const view_context& context);
 route_answer queue_route(std::span<const std::string> rest, const view_context& context);
+// The job kind a Queue route request names (none for a resource not in the list).
+std::vector<kind_key> queue_route_needs(std::span<const std::string> rest);
 
 // --- problems ---
 std::vector<problem_rule> problem_rules();

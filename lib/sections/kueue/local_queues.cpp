@@ -50,6 +50,18 @@ void local_queue_summary(const cached_object& queue, const view_context&, json& 
 void local_queue_details(const cached_object& queue, const view_context& context, details_view& view,
                          const position_lookup& positions) {
   const packed_value& body = queue.body();
+  note_wrong_types(body,
+                   {{"spec", field_type::object},
+                    {"spec.clusterQueue", field_type::string},
+                    {"spec.stopPolicy", field_type::string},
+                    {"status", field_type::object},
+                    {"status.conditions", field_type::array},
+                    {"status.flavorsUsage", field_type::array},
+                    {"status.flavorUsage", field_type::array},
+                    {"status.pendingWorkloads", field_type::integer},
+                    {"status.reservingWorkloads", field_type::integer},
+                    {"status.admittedWorkloads", field_type::integer}},
+                   view);
   std::string cluster_name = string_or(body, {"spec", "clusterQueue"});
   object_ptr cluster = cluster_name.empty() ? nullptr : context.store.get(cluster_queue_kind, "", cluster_name);
   if (cluster_name.empty()) {

@@ -16,6 +16,25 @@ constexpr minutes quota_wait_threshold{30};
 constexpr minutes inadmissible_threshold{5};
 constexpr std::int64_t eviction_limit = 3;
 
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+// Whether a wait is about quota: the scheduler's flavor-assignment and preemption messages (and
+// the granular reasons for them), or no decision yet. Failed admission checks and waitForPodsReady
+// are waits of another kind.
+bool waits_for_quota(const waiting_reason& waiting) {
+  const std::string& message = waiting.message;
+  if (waiting.reason == "WaitingForQuota" || waiting.reason == "ExceedsMaxQuota" ||
+      waiting.reason == "WaitingForPreemptedWorkloads") {
+    return true;
+  }
+  return message.empty() || message.starts_with("couldn't assign flavors") || contains(message, "insufficient") ||
+         contains(message, "Pending the preemption of") || contains(message, "Preempting ") ||
+         message == "Workload no longer fits after processing another workload" ||
+         message == "Workload is pending evaluation in the scheduling queue";
+}
+
 std::vector<finding> cluster_queue_findings(const cached_object& queue, const view_context& context) {
   const packed_value* active = condition_of(queue.body(), "Active");
   // No condition: Kueue has not spoken; a stop or a deletion is no fault.
@@ -26,8 +45,12 @@ std::vector<finding> cluster_queue_findings(const cached_object& queue, const vi
   if (state.label != "Inactive") {
     return {};
   }
-  return {finding{"inactive", transition_time(active), queue_threshold,
-                  "Cluster Queue " + queue.name + " is inactive (" + state.reason + "): " + state.message}};
+  // Inactive with Active=True (a Cohort cycle): no condition tells since when, so the daemon's
+  // first sighting starts the clock.
+  std::optional<time_point> since = condition_true(active) ? std::nullopt : transition_time(active);
+  return {finding{"inactive", since, queue_threshold,
+                  "Cluster Queue " + queue.name + " is inactive" +
+                      (state.reason.empty() ? std::string() : " (" + state.reason + ")") + ": " + state.message}};
 }
 
 std::vector<finding> local_queue_findings(const cached_object& queue, const view_context& context) {
@@ -51,7 +74,7 @@ std::vector<finding> workload_findings(const cached_object& workload, const view
   if (being_deleted(workload.body())) {
     return {};
   }
-  workload_reading reading = read_workload(workload.body());
+  workload_reading reading = read_workload(workload, context);
   if (reading.finished) {
     return {};
   }
@@ -82,15 +105,15 @@ std::vector<finding> workload_findings(const cached_object& workload, const view
     return found;
   }
   const waiting_reason& waiting = *reading.waiting;
-  std::optional<queue_blocker> blocker = blocking_queue(workload, reading, context);
-  if (blocker && blocker->state && (blocker->stopped() || blocker->state->label == "Terminating")) {
+  const std::optional<queue_blocker>& blocker = reading.held_by;
+  if (blocker && blocker->on_purpose()) {
     return found;  // a stopped or deleted queue holds it on purpose
   }
   if (blocker) {
     found.push_back({"inadmissible", waiting.since, inadmissible_threshold, blocker->message});
   } else if (reading.state.label == "Inadmissible") {
     found.push_back({"inadmissible", waiting.since, inadmissible_threshold, "Inadmissible: " + waiting.message});
-  } else if (waiting.reason != "Waiting" && waiting.reason != "WaitingForPodsReady") {
+  } else if (waits_for_quota(waiting)) {
     std::string cluster = cluster_queue_of(workload, context);
     found.push_back(
         {"waiting-for-quota", waiting.since, quota_wait_threshold,
@@ -105,8 +128,9 @@ std::vector<finding> workload_findings(const cached_object& workload, const view
 std::vector<problem_rule> problem_rules() {
   return {
       problem_rule{std::string(queues_category), cluster_queue_kind, cluster_queue_findings},
-      problem_rule{std::string(queues_category), local_queue_kind, local_queue_findings},
-      problem_rule{std::string(workloads_category), workload_kind, workload_findings},
+      problem_rule{std::string(queues_category), local_queue_kind, local_queue_findings, {cluster_queue_kind}},
+      problem_rule{std::string(workloads_category), workload_kind, workload_findings,
+                   {local_queue_kind, cluster_queue_kind}},
   };
 }
 

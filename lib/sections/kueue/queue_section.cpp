@@ -5,6 +5,7 @@
 #include "sections/kueue/kueue_fields.hpp"
 #include "sections/kueue/kueue_section.hpp"
 #include "sections/kueue/workload_reading.hpp"
+#include "util/object_names.hpp"
 
 namespace sextant::kueue {
 namespace {
@@ -90,7 +91,9 @@ json queue_block(const cached_object& job, const view_context& context) {
   }
   std::string queue_name = label_or_annotation(job.body(), queue_name_label, kueue_reads_queue_annotation(context));
   object_ptr workload = workload_of(job, context);
-  if (queue_name.empty() && !workload) {
+  const bool workloads_known = list_complete(context, workload_kind);
+  // No label and no Workload is "no Queue section" only once every Workload is known.
+  if (queue_name.empty() && !workload && workloads_known) {
     return nullptr;
   }
   json block = {{"workload", nullptr},     {"state", nullptr},   {"queueName", queue_name}, {"localQueue", nullptr},
@@ -103,14 +106,16 @@ json queue_block(const cached_object& job, const view_context& context) {
         block["clusterQueue"] = cluster.empty() ? json(nullptr) : link_to(context, cluster_queue_kind, "", cluster);
       }
     }
-    std::string unread = incomplete_reason(context, workload_kind, workload_cap, "Workloads");
-    block["message"] =
-        unread.empty()
-            ? "Queued for Local Queue " + queue_name + ": Kueue has not created its Workload yet."
-            : "Cannot tell whether Kueue has made a Workload for it. " + may_be_incomplete("The Workload list", unread);
+    if (workloads_known) {
+      block["message"] = "Queued for Local Queue " + queue_name + ": Kueue has not created its Workload yet.";
+    } else {
+      block["message"] = "Cannot tell yet whether Kueue has made a Workload for it. " +
+                         may_be_incomplete("The Workload list", incomplete_reason(context, workload_kind, workload_cap,
+                                                                                  "Workloads"));
+    }
     return block;
   }
-  workload_reading reading = read_workload(workload->body());
+  workload_reading reading = read_workload(*workload, context);
   json queues = workload_queues(*workload, context);
   block["workload"] = link_json(context, *workload);
   block["state"] = {
@@ -125,14 +130,26 @@ json queue_block(const cached_object& job, const view_context& context) {
                     {"message", reading.waiting->message},
                     {"since", time_or_null(reading.waiting->since)},
                     {"blockedBy", nullptr}};
-    if (auto blocker = blocking_queue(*workload, reading, context)) {
-      waiting["blockedBy"] = blocker_json(*blocker, context);
-      block["message"] = blocker->message;
+    if (reading.held_by) {
+      waiting["blockedBy"] = blocker_json(*reading.held_by, context);
+      block["message"] = reading.held_by->message;
     }
     block["waiting"] = std::move(waiting);
   }
   block["evictions"] = evictions_json(evictions_of(workload->body()));
   return block;
+}
+
+std::vector<kind_key> queue_route_needs(std::span<const std::string> rest) {
+  if (rest.empty()) {
+    return {};
+  }
+  for (const job_resource& candidate : job_resources()) {
+    if (candidate.id == rest[0]) {
+      return {candidate.type};
+    }
+  }
+  return {};
 }
 
 route_answer queue_route(std::span<const std::string> rest, const view_context& context) {
@@ -145,11 +162,31 @@ route_answer queue_route(std::span<const std::string> rest, const view_context& 
   if (match == job_resources().end()) {
     return error(404, "NotFound", "No job resource \"" + resource + "\" has a Queue section.");
   }
+  if (!valid_namespace(rest[1])) {
+    return error(400, "BadRequest",
+                 "the namespace is not a valid namespace name (lower-case letters, digits and '-', at most 63)");
+  }
+  if (!valid_name(rest[2])) {
+    return error(400, "BadRequest", "the name is not a valid object name (1 to 253 characters, no '/')");
+  }
   if (!context.served.serves(workload_kind)) {
     return error(404, "NotServed", "Kueue is not installed: the cluster serves no Workloads.");
   }
+  if (!context.served.serves(match->type)) {
+    return error(404, "NotServed", "The cluster does not serve " + match->type.kind + " (" + match->type.group + ").");
+  }
   object_ptr job = context.store.get(match->type, rest[1], rest[2]);
   if (!job) {
+    const list_completeness completeness = context.store.completeness(match->type);
+    // Watched on demand: the first ask starts the watch, and "not found" waits for its list.
+    if (completeness.value == list_completeness::state::not_synced) {
+      return error(503, "Unavailable",
+                   "Cannot tell yet: " + match->type.kind + " objects are being read; ask again in a moment.");
+    }
+    if (completeness.value == list_completeness::state::unreadable) {
+      return error(503, "Unavailable",
+                   "Cannot tell: " + match->type.kind + " objects cannot be read (" + completeness.reason + ").");
+    }
     return error(404, "NotFound", match->type.kind + " " + rest[1] + "/" + rest[2] + " not found.");
   }
   json block = queue_block(*job, context);

@@ -42,10 +42,48 @@ object_state queue_state(const cached_object& queue, std::string_view what) {
           "Kueue has not reported this " + std::string(what) + "'s state (no Active condition): is Kueue running?"};
 }
 
+std::string chain_text(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) {
+    out += (out.empty() ? "" : " → ") + name;
+  }
+  return out;
+}
+
 }  // namespace
 
-object_state cluster_queue_state(const cached_object& queue, const view_context&) {
-  return queue_state(queue, "Cluster Queue");
+std::vector<std::string> cohort_loop(const std::string& cohort, const view_context& context) {
+  std::vector<std::string> chain{cohort};
+  std::set<std::string> seen{cohort};
+  object_ptr current = context.store.get(cohort_kind, "", cohort);
+  while (current) {
+    std::string parent = parent_of(current->body());
+    if (parent.empty()) {
+      return {};
+    }
+    chain.push_back(parent);
+    if (!seen.insert(parent).second) {
+      return chain;
+    }
+    current = context.store.get(cohort_kind, "", parent);
+  }
+  return {};  // ends at a root, or at a cohort not read
+}
+
+object_state cluster_queue_state(const cached_object& queue, const view_context& context) {
+  object_state state = queue_state(queue, "Cluster Queue");
+  // Kueue has no condition for a Cohort cycle: it keeps Active=True and admits nothing.
+  if (state.label == "Active") {
+    if (std::string cohort = cohort_of(queue.body()); !cohort.empty()) {
+      if (std::vector<std::string> loop = cohort_loop(cohort, context); !loop.empty()) {
+        return {"Inactive", "",
+                "Kueue admits no Workload from it: its Cohort chain loops (" + chain_text(loop) +
+                    "), and Kueue disables every Cluster Queue under a cycle until the cycle is removed. Its "
+                    "Active condition stays True: Kueue writes no condition for a cycle."};
+      }
+    }
+  }
+  return state;
 }
 
 object_state local_queue_state(const cached_object& queue, const view_context&) {

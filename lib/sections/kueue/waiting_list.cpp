@@ -37,7 +37,7 @@ json waiting_list(const std::vector<queue_ref>& local_queues, const view_context
       if (!queues.contains({workload->namespace_, string_or(workload->body(), {"spec", "queueName"})})) {
         continue;
       }
-      workload_reading reading = read_workload(workload->body());
+      workload_reading reading = read_workload(*workload, context);
       if (!waits_in_queue(reading)) {
         continue;
       }

@@ -22,11 +22,18 @@ bool kueue_says_missing(const workload_reading& reading, std::string_view kind, 
          contains(message, subject + "is terminating or missing");
 }
 
-std::string held_sentence(const std::string& kind_words, const std::string& name, const object_state& state) {
-  std::string sentence = "Waits because its " + kind_words + " " + name + " is " + state.label;
+std::string held_sentence(const std::string& kind_words, const std::string& name, const cached_object& queue,
+                          const object_state& state) {
+  std::string sentence = "Waits because its " + kind_words + " " + name;
   if (state.label == "Stopped") {
-    sentence += " (a stop policy is set)";
+    // Who stopped it is not recorded anywhere Kueue writes.
+    std::string policy = stop_policy_of(queue.body());
+    return sentence + " is stopped" + (policy == "None" ? std::string() : " (stopPolicy " + policy + ")") + ".";
   }
+  if (state.label == "Terminating") {
+    return sentence + " is being deleted.";
+  }
+  sentence += state.label == "Inactive" ? " is inactive" : " is " + state.label;
   return sentence + (state.message.empty() ? "." : ": " + state.message);
 }
 
@@ -79,7 +86,7 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
   if (local_state.label != "Active" && !local_blames_cluster_queue) {
     return queue_blocker{local_queue_kind, workload.namespace_,
                          local_name,       true,
-                         local_state,      held_sentence("Local Queue", local_name, local_state)};
+                         local_state,      held_sentence("Local Queue", local_name, *local, local_state)};
   }
 
   std::string cluster_name = string_or(local->body(), {"spec", "clusterQueue"});
@@ -100,7 +107,7 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
   if (cluster_state.label != "Active") {
     return queue_blocker{cluster_queue_kind, "",
                          cluster_name,       true,
-                         cluster_state,      held_sentence("Cluster Queue", cluster_name, cluster_state)};
+                         cluster_state,      held_sentence("Cluster Queue", cluster_name, *cluster, cluster_state)};
   }
   // The scheduler also treats an Active queue as inactive while its cohort tree has a cycle (or
   // its topology usage has not synced); only its message tells.
@@ -117,9 +124,23 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
   if (local_blames_cluster_queue) {
     return queue_blocker{local_queue_kind, workload.namespace_,
                          local_name,       true,
-                         local_state,      held_sentence("Local Queue", local_name, local_state)};
+                         local_state,      held_sentence("Local Queue", local_name, *local, local_state)};
   }
   return std::nullopt;
+}
+
+workload_reading read_workload(const cached_object& workload, const view_context& context) {
+  workload_reading reading = read_workload(workload.body());
+  reading.held_by = blocking_queue(workload, reading, context);
+  const bool waiting_label = reading.state.label == "Pending" || reading.state.label == "Inadmissible";
+  if (!reading.held_by || !waiting_label) {
+    return reading;
+  }
+  // A stop is not the Workload's fault: Kueue writes reason Inadmissible for it as for a
+  // misconfigured queue, so the queue decides. Either way the state names the queue.
+  const queue_blocker& held = *reading.held_by;
+  reading.state = {held.on_purpose() ? "Pending" : reading.state.label, reading.state.reason, held.message};
+  return reading;
 }
 
 json blocker_json(const queue_blocker& blocker, const view_context& context) {

@@ -1,5 +1,7 @@
 #include "sections/kueue/workload_reading.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -55,6 +57,17 @@ std::optional<deactivation> find_deactivation(const packed_value& body) {
     by_person.since = transition_time(reserved);
   }
   return by_person;
+}
+
+// Counts written by hand or by a broken controller can be anything: a sum past the largest
+// count is held there (and said), never wrapped into a negative number.
+std::int64_t saturating_add(std::int64_t a, std::int64_t b, bool& saturated) {
+  std::int64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) {
+    saturated = true;
+    return std::numeric_limits<std::int64_t>::max();
+  }
+  return sum;
 }
 
 std::string check_list(const packed_value& body) {
@@ -166,7 +179,9 @@ workload_reading read_workload(const packed_value& body) {
     reading.since = transition_time(admitted);
     return reading;
   }
-  if (reading.evicted && !reading.quota_reserved) {
+  // Evicted comes before Waiting for admission checks: a check in Retry evicts a Workload while
+  // its reservation still stands, and the eviction is what happens to it.
+  if (reading.evicted) {
     reading.state = {"Evicted", string_or(*evicted, {"reason"}), string_or(*evicted, {"message"})};
     reading.since = transition_time(evicted);
     return reading;
@@ -207,12 +222,13 @@ eviction_summary evictions_of(const packed_value& workload) {
     if (!counts.contains(key)) {
       order.push_back(key);
     }
-    counts[key] += get_int(entry, {"count"}).value_or(0);
+    counts[key] = saturating_add(counts[key], std::max<std::int64_t>(get_int(entry, {"count"}).value_or(0), 0),
+                                 summary.saturated);
   }
   std::int64_t total = 0;
   for (const auto& key : order) {
     summary.by_reason.push_back({key.first, key.second, counts[key]});
-    total += counts[key];
+    total = saturating_add(total, counts[key], summary.saturated);
   }
   summary.total = total;
   return summary;

@@ -26,6 +26,18 @@ struct waiting_reason {
   std::optional<time_point> since;  // when it began waiting (the condition's transition, else creation)
 };
 
+// The queue a waiting Workload is held up by: stopped, inactive or missing.
+struct queue_blocker {
+  kind_key type;
+  std::string namespace_;
+  std::string name;
+  bool exists = true;
+  std::optional<object_state> state;  // the queue's own state, when it exists
+  std::string message;                // the sentence that tells the wait through the queue
+  bool stopped() const { return state && (state->label == "Stopped"); }
+  // Held on purpose (a stop policy, a deletion): no fault of the Workload.
+  bool on_purpose() const { return state && (state->label == "Stopped" || state->label == "Terminating"); }
+};
 struct workload_reading {
   object_state state;
   std::optional<time_point> since;  // when the deciding condition last changed
@@ -36,9 +48,17 @@ struct workload_reading {
   std::optional<deactivation> deactivated;
   // Set while it waits for a reservation (not finished, not deactivated, no quota reserved).
   std::optional<waiting_reason> waiting;
+  // The queue that holds it while it waits, when one does (read only with the store).
+  std::optional<queue_blocker> held_by;
 };
 
+// What the Workload's own conditions say.
 workload_reading read_workload(const packed_value& workload);
+// The same, told through its queues: a Workload held by a stopped or deleted queue is Pending
+// (a stop is not its fault), and one held by a queue Kueue cannot use keeps Kueue's label
+// (Inadmissible); either way its message names the queue and the queue's own message. Every
+// view of a Workload renders this reading.
+workload_reading read_workload(const cached_object& workload, const view_context& context);
 
 // Whether the Workload is waiting in its queue: no quota reserved, not finished, not deactivated.
 inline bool waits_in_queue(const workload_reading& reading) {
@@ -60,20 +80,11 @@ struct eviction_count {
 struct eviction_summary {
   std::optional<std::int64_t> total;  // null when the Workload carries no schedulingStats yet was evicted
   std::vector<eviction_count> by_reason;
+  bool saturated = false;  // a sum passed the largest count: it is held there
 };
 eviction_summary evictions_of(const packed_value& workload);
 json evictions_json(const eviction_summary& summary);
 
-// The queue a waiting Workload is held up by: stopped, inactive or missing.
-struct queue_blocker {
-  kind_key type;
-  std::string namespace_;
-  std::string name;
-  bool exists = true;
-  std::optional<object_state> state;  // the queue's own state, when it exists
-  std::string message;                // the sentence that tells the wait through the queue
-  bool stopped() const { return state && (state->label == "Stopped"); }
-};
 std::optional<queue_blocker> blocking_queue(const cached_object& workload, const workload_reading& reading,
                                             const view_context& context);
 json blocker_json(const queue_blocker& blocker, const view_context& context);

@@ -46,8 +46,8 @@ json admission_checks_json(const cached_object& workload, const view_context& co
 
 }  // namespace
 
-object_state workload_state(const cached_object& workload, const view_context&) {
-  return read_workload(workload.body()).state;
+object_state workload_state(const cached_object& workload, const view_context& context) {
+  return read_workload(workload, context).state;
 }
 
 void workload_summary(const cached_object& workload, const view_context& context, json& summary) {
@@ -62,7 +62,22 @@ void workload_summary(const cached_object& workload, const view_context& context
 
 void workload_details(const cached_object& workload, const view_context& context, details_view& view) {
   const packed_value& body = workload.body();
-  workload_reading reading = read_workload(body);
+  workload_reading reading = read_workload(workload, context);
+  note_wrong_types(body,
+                   {{"spec", field_type::object},
+                    {"spec.queueName", field_type::string},
+                    {"spec.podSets", field_type::array},
+                    {"spec.active", field_type::boolean},
+                    {"spec.priority", field_type::integer},
+                    {"spec.maximumExecutionTimeSeconds", field_type::integer},
+                    {"status", field_type::object},
+                    {"status.conditions", field_type::array},
+                    {"status.admission", field_type::object},
+                    {"status.admission.clusterQueue", field_type::string},
+                    {"status.admissionChecks", field_type::array},
+                    {"status.schedulingStats.evictions", field_type::array},
+                    {"status.requeueState", field_type::object}},
+                   view);
 
   json queues = workload_queues(workload, context);
   for (const char* rel : {"localQueue", "clusterQueue"}) {
@@ -80,9 +95,9 @@ void workload_details(const cached_object& workload, const view_context& context
                {"message", reading.waiting->message},
                {"since", time_or_null(reading.waiting->since)},
                {"blockedBy", nullptr}};
-    if (auto blocker = blocking_queue(workload, reading, context)) {
-      waiting["blockedBy"] = blocker_json(*blocker, context);
-      view.note(blocker->message);
+    if (reading.held_by) {
+      waiting["blockedBy"] = blocker_json(*reading.held_by, context);
+      view.note(reading.held_by->message);
     }
   }
   view.blocks["waiting"] = std::move(waiting);
@@ -93,6 +108,9 @@ void workload_details(const cached_object& workload, const view_context& context
     view.note(
         "Evicted, but this Kueue does not count evictions (schedulingStats came in v0.12): the number so far "
         "cannot be told.");
+  }
+  if (evictions.saturated) {
+    view.note("The eviction counts add up past the largest number a count can hold: the total shown is held there.");
   }
   view.blocks["evictions"] = evictions_json(evictions);
   view.blocks["admissionChecks"] = admission_checks_json(workload, context);

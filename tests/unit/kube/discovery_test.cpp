@@ -203,6 +203,21 @@ TEST_CASE("the watch plan covers every section that reads a served kind", "[kube
   REQUIRE(gpu_only.size() == 1);
   CHECK(gpu_only[0].label_selector == "nvidia.com/gpu.present=true");
   CHECK(gpu_only[0].cap == 500);
+
+  // Kinds a section reads but none shows (the Queue section's job kinds): on demand only, each
+  // only where served, and a kind a section shows is watched as that section says.
+  kueue.reads_on_demand = {{"kubeflow.org", "PyTorchJob"}, {"jobset.x-k8s.io", "JobSet"}, {"", "Pod"}};
+  served.add({{"kubeflow.org", "PyTorchJob"}, "pytorchjobs", true, {"v1"}});
+  auto with_jobs = plan_watches({core, kueue}, served);
+  REQUIRE(with_jobs.size() == 4);
+  CHECK(with_jobs[0].name() == "pods");
+  CHECK_FALSE(with_jobs[0].demand_only);
+  const watch_spec& pytorch = with_jobs[3];
+  CHECK(pytorch.name() == "pytorchjobs.kubeflow.org");
+  CHECK(pytorch.version == "v1");
+  CHECK(pytorch.demand_only);
+  CHECK(pytorch.demand_categories.empty());
+  CHECK(pytorch.cap == 0);
 }
 
 TEST_CASE("list and watch requests carry the reflector's parameters", "[kube][discovery]") {

@@ -336,3 +336,83 @@ spec:
   CHECK(view["state"]["label"] == "Defined");
   CHECK(dra_test::has_note_containing(view, "does not evaluate"));
 }
+
+TEST_CASE("a claim's details name every pod that uses it, reserved or not yet", "[dra][claims][pods]") {
+  testing::fixture_cluster cluster;
+  cluster.load_yaml(R"(
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: shared, namespace: ml, uid: c-shared}
+spec:
+  devices:
+    requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: worker-gpu-x7k2p
+  namespace: ml
+  uid: c-generated
+  ownerReferences: [{apiVersion: v1, kind: Pod, name: worker, uid: p-worker, controller: true}]
+spec:
+  devices:
+    requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: waiting, namespace: ml, uid: p-waiting}
+spec:
+  containers: [{name: c}]
+  resourceClaims: [{name: gpu, resourceClaimName: shared}]
+status:
+  phase: Pending
+  conditions:
+  - {type: PodScheduled, status: "False", reason: Unschedulable, message: "0/1 nodes are available: 1 cannot allocate all claims. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.", lastTransitionTime: "2026-11-29T10:00:00Z"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: worker, namespace: ml, uid: p-worker}
+spec:
+  containers: [{name: c}]
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: gpu-template}]
+status:
+  phase: Pending
+  resourceClaimStatuses: [{name: gpu, resourceClaimName: worker-gpu-x7k2p}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: unrelated, namespace: ml, uid: p-unrelated}
+spec:
+  containers: [{name: c}]
+status: {phase: Running}
+)");
+  dra_test::mark_complete(cluster);
+
+  json shared = dra_test::view_of(cluster, dra::claim_kind, "ml", "shared");
+  CHECK(shared["consumers"].empty());
+  REQUIRE(shared["pods"].size() == 1);
+  CHECK(shared["pods"][0]["name"] == "waiting");
+  CHECK(shared["pods"][0]["reserved"] == false);
+  CHECK(shared["pods"][0]["podClaimName"] == "gpu");
+  CHECK(shared["pods"][0]["path"] == "/api/v1/core/pods/ml/waiting");
+  bool linked = false;
+  for (const json& link : shared["links"]) {
+    linked = linked || (link["rel"] == "pod" && link["name"] == "waiting");
+  }
+  CHECK(linked);
+  // The scheduler's reason, from the pod it came from.
+  CHECK(shared["state"]["label"] == "Pending");
+  CHECK_THAT(shared["state"]["message"].get<std::string>(),
+             Catch::StartsWith("Nothing is allocated yet. Pod waiting waits for it: The scheduler cannot allocate "
+                               "all of the pod's claims") &&
+                 Catch::Contains("\"0/1 nodes are available: 1 cannot allocate all claims."));
+
+  // A claim made from a template: found through the pod's resourceClaimStatuses.
+  json generated = dra_test::view_of(cluster, dra::claim_kind, "ml", "worker-gpu-x7k2p");
+  REQUIRE(generated["pods"].size() == 1);
+  CHECK(generated["pods"][0]["name"] == "worker");
+  CHECK(generated["pods"][0]["podClaimName"] == "gpu");
+  // No reason from the scheduler yet: the general sentence.
+  CHECK_THAT(generated["state"]["message"].get<std::string>(),
+             Catch::StartsWith("Nothing is allocated yet: the scheduler allocates"));
+}

@@ -194,3 +194,25 @@ TEST_CASE("malformed DRA objects yield what can be read and a note", "[dra][malf
   }
   CHECK_NOTHROW(dra::evaluate_pod(*cluster.get("", "Pod", "bad", "odd-pod"), cluster.context()));
 }
+
+TEST_CASE("binding conditions that are not strings are said so, never named as empty", "[dra][malformed]") {
+  fixture_cluster cluster;
+  cluster.load_yaml(R"(
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: odd-binding, namespace: bad}
+spec:
+  devices:
+    requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
+status:
+  allocation:
+    devices:
+      results: [{request: gpu, driver: gpu.example.com, pool: p, device: gpu-0, bindingConditions: [7, {a: b}]}]
+)");
+  dra_test::mark_complete(cluster);
+  json view = safe_view(cluster, dra::claim_kind, "bad", "odd-binding");
+  CHECK(view["allocation"]["devices"][0]["binding"] == "waiting");
+  CHECK(dra_test::has_note_containing(view, "binding conditions that cannot be read (not strings)"));
+  CHECK(dra_test::has_note_containing(view, "bindingConditions is not a string; it is left out."));
+  CHECK_FALSE(dra_test::has_note_containing(view, "report  before"));
+}

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <limits>
+
 #include "kueue_test_support.hpp"
 #include "problems/problem_engine.hpp"
 #include "sections/kueue/kueue_section.hpp"
@@ -223,4 +226,146 @@ TEST_CASE("Workload problems: quota 30 min, inadmissible 5 min, 3 evictions, Kue
           "Waiting for quota in Cluster Queue fine: couldn't assign flavors to pod set main: insufficient unused quota "
           "for cpu in flavor default, 2 more needed");
   }
+}
+
+TEST_CASE("a Cluster Queue in a Cohort cycle is a kueue-queues problem 2 minutes after it is first seen",
+          "[kueue][problems][cohorts]") {
+  fixture_cluster cluster;
+  cluster.load_yaml(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {name: left}
+spec: {parentName: right}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {name: right}
+spec: {parentName: left}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: looping}
+spec: {cohortName: left}
+status:
+  conditions:
+  - {type: Active, status: "True", reason: Ready, message: Can admit new workloads, lastTransitionTime: "2026-11-29T08:00:00Z"}
+)");
+  section s = make_section();
+  problem_engine engine(s.categories, s.rules);
+  view_context context = cluster.context();
+  // Kueue's Active=True is hours old, but nothing tells when the cycle began: the first sighting does.
+  context.now = at("2026-11-29T10:00:00Z");
+  engine.evaluate(context);
+  CHECK_FALSE(has(engine.current(), "looping", "inactive"));
+  context.now = at("2026-11-29T10:01:59Z");
+  engine.evaluate(context);
+  CHECK_FALSE(has(engine.current(), "looping", "inactive"));
+  context.now = at("2026-11-29T10:02:00Z");
+  engine.evaluate(context);
+  const std::vector<problem> current = engine.current();
+  REQUIRE(has(current, "looping", "inactive"));
+  const problem* found = find_problem(current, "looping");
+  CHECK(found->category == "kueue-queues");
+  CHECK(format_rfc3339(found->since) == "2026-11-29T10:00:00Z");
+  CHECK_THAT(found->message, Catch::StartsWith("Cluster Queue looping is inactive: Kueue admits no Workload from it: "
+                                               "its Cohort chain loops (left → right → left)"));
+}
+
+TEST_CASE("waiting for quota is a problem only for a wait about quota", "[kueue][problems]") {
+  fixture_cluster cluster;
+  cluster.load_yaml(queues_yaml);
+  const std::string t0 = "2026-11-29T10:00:00Z";
+  load(cluster,
+       {workload(v1beta2, "ml", "checks-failed", "ok",
+                 {condition("QuotaReserved", "False", "Pending", "The workload has failed admission checks", t0)}),
+        workload(v1beta2, "ml", "pods-ready", "ok",
+                 {condition("QuotaReserved", "False", "Waiting",
+                            "waiting for all admitted workloads to be in PodsReady condition", t0)}),
+        workload(v1beta2, "ml", "flavors", "ok",
+                 {condition("QuotaReserved", "False", "Pending",
+                            "couldn't assign flavors to pod set main: flavor spot doesn't match node affinity", t0)}),
+        workload(v1beta2, "ml", "preempting", "ok",
+                 {condition("QuotaReserved", "False", "WaitingForPreemptedWorkloads",
+                            "Workload no longer fits after processing another workload", t0)}),
+        workload(v1beta2, "ml", "undecided", "ok", json::array())});
+  mark_complete(cluster);
+  auto problems = evaluate(cluster, true, "2026-11-29T12:00:00Z");
+  CHECK_FALSE(has(problems, "checks-failed", "waiting-for-quota"));
+  CHECK_FALSE(has(problems, "pods-ready", "waiting-for-quota"));
+  CHECK(has(problems, "flavors", "waiting-for-quota"));
+  CHECK(has(problems, "preempting", "waiting-for-quota"));
+  CHECK(has(problems, "undecided", "waiting-for-quota"));
+}
+
+TEST_CASE("eviction counts past the largest number are held there, not wrapped", "[kueue][problems][workloads]") {
+  fixture_cluster cluster;
+  const std::int64_t most = std::numeric_limits<std::int64_t>::max();
+  json stats = {{"schedulingStats",
+                 {{"evictions",
+                   {{{"reason", "Preempted"}, {"underlyingCause", ""}, {"count", most}},
+                    {{"reason", "PodsReadyTimeout"}, {"underlyingCause", "WaitForStart"}, {"count", most}}}}}}};
+  load(cluster,
+       {workload(v1beta2, "ml", "huge", "q", {condition("QuotaReserved", "False", "Pending", "", "2026-11-29T10:00:00Z")},
+                 stats)});
+  details_view view;
+  workload_details(*cluster.get("kueue.x-k8s.io", "Workload", "ml", "huge"), cluster.context(), view);
+  CHECK(view.blocks["evictions"]["total"] == most);
+  bool noted = false;
+  for (const json& note : view.notes) {
+    noted = noted || note.get<std::string>().find("past the largest number") != std::string::npos;
+  }
+  CHECK(noted);
+  auto problems = evaluate(cluster, true, "2026-11-29T10:00:00Z");
+  REQUIRE(has(problems, "huge", "evicted-repeatedly"));
+  CHECK_THAT(find_problem(problems, "huge")->message, Catch::StartsWith("Evicted " + std::to_string(most) + " times"));
+}
+
+TEST_CASE("Kueue views say which fields they left out for their type", "[kueue][malformed]") {
+  fixture_cluster cluster;
+  json bad = workload(v1beta2, "ml", "odd", "q", {condition("QuotaReserved", "False", "Pending", "", "2026-11-29T10:00:00Z")},
+                      {{"admissionChecks", "none"}}, {{"queueName", 5}, {"active", "yes"}});
+  cluster.load_yaml(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: odd-cq}
+spec: {cohortName: [a], resourceGroups: {a: b}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: odd-lq, namespace: ml}
+spec: {clusterQueue: {name: x}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {name: odd-cohort}
+spec: {parentName: 3}
+)");
+  load(cluster, {bad});
+  auto notes_of = [&cluster](const char* kind, const std::string& namespace_, const std::string& name) {
+    details_view view;
+    auto object = cluster.get("kueue.x-k8s.io", kind, namespace_, name);
+    std::string which = kind;
+    if (which == "Workload") {
+      workload_details(*object, cluster.context(), view);
+    } else if (which == "ClusterQueue") {
+      cluster_queue_details(*object, cluster.context(), view, {});
+    } else if (which == "LocalQueue") {
+      local_queue_details(*object, cluster.context(), view, {});
+    } else {
+      cohort_details(*object, cluster.context(), view);
+    }
+    return view.notes;
+  };
+  auto has_note = [](const json& notes, const std::string& text) {
+    return std::any_of(notes.begin(), notes.end(), [&text](const json& note) { return note == text; });
+  };
+  json workload_notes = notes_of("Workload", "ml", "odd");
+  CHECK(has_note(workload_notes, "spec.queueName is not a string; it is left out."));
+  CHECK(has_note(workload_notes, "spec.active is not true or false; it is left out."));
+  CHECK(has_note(workload_notes, "status.admissionChecks is not a list; it is left out."));
+  json queue_notes = notes_of("ClusterQueue", "", "odd-cq");
+  CHECK(has_note(queue_notes, "spec.cohortName is not a string; it is left out."));
+  CHECK(has_note(queue_notes, "spec.resourceGroups is not a list; it is left out."));
+  CHECK(has_note(notes_of("LocalQueue", "ml", "odd-lq"), "spec.clusterQueue is not a string; it is left out."));
+  CHECK(has_note(notes_of("Cohort", "", "odd-cohort"), "spec.parentName is not a string; it is left out."));
 }

@@ -101,15 +101,16 @@ TEST_CASE("every job kind's Queue section finds its Workload by the job-uid labe
     REQUIRE(answer.status == 200);
     CHECK(answer.body["workload"]["name"] == "wl-" + sample.resource);
     CHECK(answer.body["workload"]["path"] == "/api/v1/kueue/workloads/default/wl-" + sample.resource);
-    CHECK(answer.body["state"]["label"] == "Inadmissible");
+    // A stopped queue is not the Workload's fault: Pending, told through the queue.
+    CHECK(answer.body["state"]["label"] == "Pending");
+    CHECK(answer.body["state"]["message"] == "Waits because its Cluster Queue cluster-queue is stopped (stopPolicy Hold).");
     CHECK(answer.body["localQueue"]["name"] == "user-queue");
     CHECK(answer.body["clusterQueue"]["name"] == "cluster-queue");
     // Waiting because its queue is stopped: told through the queue.
     CHECK(answer.body["waiting"]["blockedBy"]["kind"] == "ClusterQueue");
     CHECK(answer.body["waiting"]["blockedBy"]["state"]["label"] == "Stopped");
     CHECK(answer.body["waiting"]["blockedBy"]["path"] == "/api/v1/kueue/clusterqueues/cluster-queue");
-    CHECK_THAT(answer.body["message"].get<std::string>(),
-               Catch::StartsWith("Waits because its Cluster Queue cluster-queue is Stopped"));
+    CHECK(answer.body["message"] == "Waits because its Cluster Queue cluster-queue is stopped (stopPolicy Hold).");
   }
 }
 
@@ -163,6 +164,13 @@ status:
   - {type: Admitted, status: "True", reason: Admitted, message: The workload is admitted, lastTransitionTime: "2026-11-29T10:00:00Z"}
   admission: {clusterQueue: cluster-queue}
 )");
+  // While the Workloads are not all read, "no Workload" is not known: cannot tell yet, an answer.
+  route_answer unknown = ask(cluster, {"jobs", "default", "plain"});
+  REQUIRE(unknown.status == 200);
+  CHECK(unknown.body["workload"].is_null());
+  CHECK(unknown.body["queueName"] == "");
+  CHECK_THAT(unknown.body["message"].get<std::string>(),
+             Catch::StartsWith("Cannot tell yet whether Kueue has made a Workload for it"));
   mark_complete(cluster);
   route_answer plain = ask(cluster, {"jobs", "default", "plain"});
   CHECK(plain.status == 404);
@@ -244,8 +252,24 @@ metadata: {name: queued, namespace: default, uid: u-q, labels: {kueue.x-k8s.io/q
   CHECK(ask(cluster, {"jobs", "default", "queued"}).reason == "NotServed");
   load(cluster, queues().get<std::vector<json>>());
   load(cluster, {workload(v1beta2, "default", "other", "user-queue", json::array())});
+  // Job kinds are watched on demand: until their list is in, "not found" cannot be told.
+  route_answer early = ask(cluster, {"jobs", "default", "missing"});
+  CHECK(early.status == 503);
+  CHECK(early.reason == "Unavailable");
+  CHECK_THAT(early.body["message"].get<std::string>(), Catch::StartsWith("Cannot tell yet"));
+  CHECK(ask(cluster, {"pytorchjobs", "default", "queued"}).reason == "NotServed");
+  cluster.store.set_completeness({"batch", "Job"}, {list_completeness::state::complete, ""});
   CHECK(ask(cluster, {"jobs", "default", "missing"}).status == 404);
   CHECK(ask(cluster, {"jobs", "default", "missing"}).reason == "NotFound");
   CHECK(ask(cluster, {"cronjobs", "default", "queued"}).reason == "NotFound");
   CHECK(ask(cluster, {"jobs", "default"}).status == 400);
+  // Names no object can have are refused as the other routes refuse them, and not echoed back.
+  route_answer bad_namespace = ask(cluster, {"jobs", "Not_A_Namespace", "queued"});
+  CHECK(bad_namespace.status == 400);
+  CHECK(bad_namespace.reason == "BadRequest");
+  const std::string long_name(5000, 'x');
+  route_answer too_long = ask(cluster, {"jobs", "default", long_name});
+  CHECK(too_long.status == 400);
+  CHECK(too_long.reason == "BadRequest");
+  CHECK(too_long.body["message"].get<std::string>().size() < 200);
 }

@@ -68,6 +68,43 @@ metadata: {name: to-cycle, namespace: ml}
 spec: {clusterQueue: cycling-cq}
 status:
   conditions: [{type: Active, status: "True", reason: Ready, message: Can submit new workloads to localQueue, lastTransitionTime: "2026-11-29T09:00:00Z"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {name: loop}
+spec: {parentName: loop-b}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {name: loop-b}
+spec: {parentName: loop}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: unexplained-cq}
+spec: {cohortName: not-read}
+status:
+  conditions: [{type: Active, status: "True", reason: Ready, message: Can admit new workloads, lastTransitionTime: "2026-11-29T09:00:00Z"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: to-unexplained, namespace: ml}
+spec: {clusterQueue: unexplained-cq}
+status:
+  conditions: [{type: Active, status: "True", reason: Ready, message: Can submit new workloads to localQueue, lastTransitionTime: "2026-11-29T09:00:00Z"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: healthy-cq}
+status:
+  conditions: [{type: Active, status: "True", reason: Ready, message: Can admit new workloads, lastTransitionTime: "2026-11-29T09:00:00Z"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: to-healthy, namespace: ml}
+spec: {clusterQueue: healthy-cq}
+status:
+  conditions: [{type: Active, status: "True", reason: Ready, message: Can submit new workloads to localQueue, lastTransitionTime: "2026-11-29T09:00:00Z"}]
 )";
 
 json blocked_by(fixture_cluster& cluster, const std::string& name, const std::string& queue, const std::string& reason,
@@ -79,23 +116,38 @@ json blocked_by(fixture_cluster& cluster, const std::string& name, const std::st
   return view.blocks["waiting"]["blockedBy"];
 }
 
+object_state state_of(fixture_cluster& cluster, const std::string& name) {
+  return workload_state(*cluster.get("kueue.x-k8s.io", "Workload", "ml", name), cluster.context());
+}
+
 }  // namespace
 
 TEST_CASE("a Workload held up by its queue is told through the queue", "[kueue][workloads][queues]") {
   fixture_cluster cluster;
   cluster.load_yaml(queues_yaml);
 
+  // A stop is not the Workload's fault: Pending, told through the queue, whatever reason Kueue wrote.
   json stopped = blocked_by(cluster, "a", "to-stopped", "Inadmissible", "ClusterQueue stopped-cq is inactive");
   CHECK(stopped["kind"] == "ClusterQueue");
   CHECK(stopped["name"] == "stopped-cq");
   CHECK(stopped["path"] == "/api/v1/kueue/clusterqueues/stopped-cq");
   CHECK(stopped["state"]["label"] == "Stopped");
-  CHECK_THAT(stopped["message"].get<std::string>(), Catch::Contains("a stop policy is set"));
+  CHECK(stopped["message"] == "Waits because its Cluster Queue stopped-cq is stopped (stopPolicy Hold).");
+  object_state a = state_of(cluster, "a");
+  CHECK(a.label == "Pending");
+  CHECK(a.reason == "Inadmissible");
+  CHECK(a.message == "Waits because its Cluster Queue stopped-cq is stopped (stopPolicy Hold).");
 
+  // Inactive for a misconfiguration: Inadmissible, naming the queue and its own message.
   json broken = blocked_by(cluster, "b", "to-broken", "Inadmissible", "LocalQueue to-broken is inactive");
   CHECK(broken["name"] == "broken-cq");
   CHECK(broken["state"]["label"] == "Inactive");
   CHECK(broken["state"]["message"] == "Can't admit new workloads: references missing ResourceFlavor(s): [h100].");
+  object_state b = state_of(cluster, "b");
+  CHECK(b.label == "Inadmissible");
+  CHECK(b.message ==
+        "Waits because its Cluster Queue broken-cq is inactive: Can't admit new workloads: references missing "
+        "ResourceFlavor(s): [h100].");
 
   json gone = blocked_by(cluster, "c", "to-nowhere", "Inadmissible", "LocalQueue to-nowhere is inactive");
   CHECK(gone["kind"] == "ClusterQueue");
@@ -103,28 +155,63 @@ TEST_CASE("a Workload held up by its queue is told through the queue", "[kueue][
   CHECK(gone["exists"] == false);
   CHECK(gone["state"].is_null());
   CHECK(gone["message"] == "Waits because its Cluster Queue deleted-cq does not exist.");
+  CHECK(state_of(cluster, "c").label == "Inadmissible");
 
   json paused = blocked_by(cluster, "d", "paused", "Inadmissible", "LocalQueue paused is inactive");
   CHECK(paused["kind"] == "LocalQueue");
   CHECK(paused["namespace"] == "ml");
   CHECK(paused["state"]["label"] == "Stopped");
+  CHECK(paused["message"] == "Waits because its Local Queue paused is stopped (stopPolicy HoldAndDrain).");
+  CHECK(state_of(cluster, "d").label == "Pending");
 
   // Kueue's own word that the Local Queue is missing, even before the list is wholly read.
   json missing = blocked_by(cluster, "e", "user-queue", "Inadmissible", "LocalQueue user-queue doesn't exist");
   CHECK(missing["kind"] == "LocalQueue");
   CHECK(missing["exists"] == false);
 
-  // Active by its condition, yet the scheduler calls it inactive: a cohort cycle.
+  // Active by its condition, yet in a Cohort cycle: Inactive, the cycle named.
   json cycle = blocked_by(cluster, "f", "to-cycle", "Pending", "ClusterQueue cycling-cq is inactive");
   CHECK(cycle["name"] == "cycling-cq");
-  CHECK(cycle["state"]["label"] == "Active");
-  CHECK_THAT(cycle["message"].get<std::string>(), Catch::Contains("cycle"));
+  CHECK(cycle["state"]["label"] == "Inactive");
+  CHECK_THAT(cycle["message"].get<std::string>(),
+             Catch::StartsWith("Waits because its Cluster Queue cycling-cq is inactive: Kueue admits no Workload from "
+                               "it: its Cohort chain loops (loop → loop-b → loop)"));
+  object_state f = state_of(cluster, "f");
+  CHECK(f.label == "Pending");  // as the scheduler wrote it; the queue says why
+  CHECK_THAT(f.message, Catch::Contains("loop → loop-b → loop"));
+
+  // Active, and no cycle among the Cohorts read, yet the scheduler calls it inactive: said as a maybe.
+  json unexplained =
+      blocked_by(cluster, "u", "to-unexplained", "Pending", "ClusterQueue unexplained-cq is inactive");
+  CHECK(unexplained["state"]["label"] == "Active");
+  CHECK_THAT(unexplained["message"].get<std::string>(), Catch::Contains("may have a cycle"));
+  CHECK(state_of(cluster, "u").label == "Pending");
 
   // A Workload waiting for quota in healthy queues is held by none.
   json none = blocked_by(
-      cluster, "g", "to-cycle", "Pending",
+      cluster, "g", "to-healthy", "Pending",
       "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed");
   CHECK(none.is_null());
+}
+
+TEST_CASE("a Cluster Queue in a Cohort cycle is Inactive, on its page and its Cohort's", "[kueue][queues][cohorts]") {
+  fixture_cluster cluster;
+  cluster.load_yaml(queues_yaml);
+  view_context context = cluster.context();
+  object_state state = cluster_queue_state(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "cycling-cq"), context);
+  CHECK(state.label == "Inactive");
+  CHECK(state.reason.empty());
+  CHECK_THAT(state.message, Catch::Contains("loop → loop-b → loop"));
+  CHECK_THAT(state.message, Catch::Contains("Active condition stays True"));
+  details_view cohort;
+  cohort_details(*cluster.get("kueue.x-k8s.io", "Cohort", "", "loop"), context, cohort);
+  REQUIRE(cohort.blocks["members"].size() == 1);
+  CHECK(cohort.blocks["members"][0]["name"] == "cycling-cq");
+  CHECK(cohort.blocks["members"][0]["state"] == "Inactive");
+  // A chain that ends at a root, or at a Cohort not read, is no cycle.
+  CHECK(cohort_loop("not-read", context).empty());
+  CHECK(cluster_queue_state(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "unexplained-cq"), context).label ==
+        "Active");
 }
 
 TEST_CASE("a Local Queue's details say whether its Cluster Queue exists", "[kueue][queues]") {

@@ -291,3 +291,52 @@ TEST_CASE("pod sets show requests and the flavors Kueue assigned", "[kueue][work
     CHECK(pod_sets[0]["assigned"]["resourceUsage"]["cpu"] == "3");
   }
 }
+
+TEST_CASE("every combination of the five conditions reads in Kueue's order", "[kueue][workloads][order]") {
+  // The spec's order: Finished, Deactivated, Admitted, Evicted, Waiting for admission checks,
+  // Pending. Each of the five conditions is True or False; the first state whose condition holds wins.
+  fixture_cluster cluster;
+  int index = 0;
+  for (int bits = 0; bits < 32; ++bits) {
+    const bool finished = (bits & 1) != 0;
+    const bool deactivating = (bits & 2) != 0;
+    const bool admitted = (bits & 4) != 0;
+    const bool evicted = (bits & 8) != 0;
+    const bool reserved = (bits & 16) != 0;
+    auto status = [](bool on) { return std::string(on ? "True" : "False"); };
+    json conditions = json::array();
+    conditions.push_back(condition("QuotaReserved", status(reserved), reserved ? "QuotaReserved" : "Pending",
+                                   reserved ? "Quota reserved in ClusterQueue cq" : "", t0));
+    conditions.push_back(condition("Admitted", status(admitted), admitted ? "Admitted" : "UnsatisfiedChecks",
+                                   admitted ? "The workload is admitted" : "The workload has not all checks ready", t0));
+    conditions.push_back(condition("Evicted", status(evicted), evicted ? "AdmissionCheck" : "QuotaReserved",
+                                   "Evicted due to AdmissionCheck in Retry state: \"prov\" (retry)", t0));
+    conditions.push_back(
+        condition("DeactivationTarget", status(deactivating), "MaximumExecutionTimeExceeded", "exceeding", t0));
+    conditions.push_back(condition("Finished", status(finished), "Succeeded", "done", t0));
+    std::string expected = finished       ? "Finished"
+                           : deactivating ? "Deactivated"
+                           : admitted     ? "Admitted"
+                           : evicted      ? "Evicted"
+                           : reserved     ? "Waiting for admission checks"
+                                          : "Pending";
+    std::string name = "order-" + std::to_string(index++);
+    INFO("Finished=" << finished << " DeactivationTarget=" << deactivating << " Admitted=" << admitted
+                     << " Evicted=" << evicted << " QuotaReserved=" << reserved);
+    CHECK(state_of(cluster, workload(v1beta2, "ml", name, "q", conditions)).label == expected);
+  }
+}
+
+TEST_CASE("a check in Retry evicts a Workload whose reservation stands: Evicted", "[kueue][workloads][order]") {
+  fixture_cluster cluster;
+  auto state = state_of(
+      cluster,
+      workload(v1beta2, "ml", "retrying", "q",
+               {condition("QuotaReserved", "True", "QuotaReserved", "Quota reserved in ClusterQueue cq", t0),
+                condition("Admitted", "False", "UnsatisfiedChecks", "The workload has not all checks ready", t0),
+                condition("Evicted", "True", "AdmissionCheck",
+                          "Evicted due to AdmissionCheck in Retry state: \"prov\" (capacity)", t0)}));
+  CHECK(state.label == "Evicted");
+  CHECK(state.reason == "AdmissionCheck");
+  CHECK(state.message == "Evicted due to AdmissionCheck in Retry state: \"prov\" (capacity)");
+}
