@@ -6,6 +6,7 @@
 // what is current, and tells the caller when the next pending finding will cross its
 // threshold, so one timer on the event loop suffices. Categories that are off are not
 // evaluated at all. Owned by the event loop; not thread-safe.
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -50,6 +51,9 @@ class problem_engine {
   std::vector<problem> current(const std::optional<std::string>& category = std::nullopt) const;
   std::vector<problem> for_object(const kind_key& type, const std::string& namespace_, const std::string& name) const;
   std::size_t evaluations() const { return evaluations_; }
+  // Changes whenever the current problems or the enabled categories change: views that show
+  // problems key their cached answers on it.
+  std::uint64_t generation() const { return generation_; }
 
  private:
   // (category, rule index, object uid or key, finding id)
@@ -61,6 +65,7 @@ class problem_engine {
   std::map<finding_key, time_point> first_seen_;
   std::vector<problem> current_;
   std::size_t evaluations_ = 0;
+  std::uint64_t generation_ = 0;
 };
 
 }  // namespace sextant
