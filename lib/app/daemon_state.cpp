@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "api/view_cache.hpp"
 #include "kube/watch_plan.hpp"
 
 namespace sextant {
@@ -10,13 +11,16 @@ daemon_state::daemon_state(std::vector<section> sections, const clock& time_sour
     : catalog(std::move(sections)),
       profiles(catalog.profiles()),
       problems(catalog.categories(), catalog.rules()),
-      time(time_source) {
+      time(time_source),
+      views(std::make_unique<view_cache>()) {
   for (const auto& [type, profile] : profiles.all()) {
     for (const std::string& label : profile.indexed_labels) {
       store.index_label(type, label);
     }
   }
 }
+
+daemon_state::~daemon_state() = default;
 
 void daemon_state::settle_snapshot_lists() {
   for (const section& s : catalog.sections()) {
