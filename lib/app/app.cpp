@@ -1,5 +1,7 @@
 #include "app/app.hpp"
 
+#include <malloc.h>
+
 #include <spdlog/spdlog.h>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -21,6 +23,8 @@ namespace {
 constexpr auto evaluation_debounce = std::chrono::milliseconds(200);
 // The longest a render runs before it lets the loop serve others.
 constexpr auto render_slice = std::chrono::microseconds(2000);
+// Changes after which freed memory is returned to the kernel (a relist is thousands).
+constexpr std::size_t trim_after_changes = 500;
 
 std::pair<std::string, unsigned short> split_listen(const std::string& listen) {
   auto colon = listen.rfind(':');
@@ -53,7 +57,10 @@ void app::start() {
   register_metrics();
   monitor_ = std::make_unique<loop_monitor>(io_, state_->metrics);
   monitor_->start();
-  state_->store.add_listener([this](const object_store::change&) { schedule_problem_evaluation(); });
+  state_->store.add_listener([this](const object_store::change&) {
+    ++changes_since_trim_;
+    schedule_problem_evaluation();
+  });
   state_->on_settings_changed = [this] { schedule_problem_evaluation(); };
   if (!config_.snapshot.empty()) {
     load_snapshot();
@@ -198,6 +205,7 @@ void app::evaluate_problems_now() {
   const auto started = std::chrono::steady_clock::now();
   std::optional<time_point> next_due = state_->evaluate_problems();
   monitor_->step_took("problems", std::chrono::steady_clock::now() - started);
+  release_freed_memory();
   due_timer_.cancel();
   if (!next_due) {
     return;
@@ -217,6 +225,19 @@ void app::evaluate_problems_now() {
       evaluate_problems_now();
     }
   });
+}
+
+void app::release_freed_memory() {
+  // A relist frees the list's text, its parse buffers and the objects it replaced; glibc keeps
+  // freed heap mapped, so the Pod's RSS (what its memory limit sees) would stay at the peak.
+  // After a burst of changes, hand what is free back to the kernel.
+  if (changes_since_trim_ < trim_after_changes) {
+    return;
+  }
+  changes_since_trim_ = 0;
+  const auto started = std::chrono::steady_clock::now();
+  malloc_trim(0);
+  monitor_->step_took("malloc_trim", std::chrono::steady_clock::now() - started);
 }
 
 void app::register_metrics() {

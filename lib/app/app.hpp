@@ -43,6 +43,7 @@ class app {
   void start_live();
   void schedule_problem_evaluation();
   void evaluate_problems_now();
+  void release_freed_memory();
   void register_metrics();
   void shutdown();
 
@@ -56,6 +57,7 @@ class app {
   boost::asio::steady_timer debounce_timer_;
   boost::asio::steady_timer due_timer_;
   bool evaluation_pending_ = false;
+  std::size_t changes_since_trim_ = 0;
   bool stopping_ = false;
   std::shared_ptr<kube::live_source> live_source_;  // the live cluster source, when not in snapshot mode
   std::unique_ptr<kube::document_poller> poller_;   // uses live_source_'s client, so is destroyed first
