@@ -56,7 +56,6 @@ void app::start() {
   load_settings();
   register_metrics();
   monitor_ = std::make_unique<loop_monitor>(io_, state_->metrics);
-  monitor_->start();
   state_->store.add_listener([this](const object_store::change&) {
     ++changes_since_trim_;
     schedule_problem_evaluation();
@@ -78,6 +77,8 @@ void app::start() {
       std::make_unique<http_server>(io_, options, [this](api_request request) { return answer(std::move(request)); });
   server_->start();
   spdlog::info("serving the API on {}:{}", host, server_->port());
+  // From here on the loop serves; a snapshot's load before it is start-up, not a stall.
+  monitor_->start();
   signals_.async_wait([this](const boost::system::error_code& ec, int signal) {
     if (!ec) {
       spdlog::info("signal {} received: stopping", signal);
