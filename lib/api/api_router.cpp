@@ -5,8 +5,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include "api/gzip_body.hpp"
+#include "api/list_query.hpp"
 #include "api/resource_views.hpp"
 #include "util/object_names.hpp"
+#include "api/view_cache.hpp"
 
 namespace sextant {
 namespace {
@@ -72,47 +75,158 @@ std::string problems_incomplete_reason(const problem_engine& engine, const std::
   return reason.empty() ? reason : reason + ".";
 }
 
+// An answer that is ready at once.
+class ready_work final : public answer_work {
+ public:
+  explicit ready_work(api_response response) : response_(std::move(response)) {}
+  bool step(std::chrono::microseconds) override { return true; }
+  api_response take() override { return std::move(response_); }
+
+ private:
+  api_response response_;
+};
+
+std::unique_ptr<answer_work> ready(api_response response) {
+  return std::make_unique<ready_work>(std::move(response));
+}
+
+api_response from_cache(const cached_answer& answer, const std::string& route) {
+  api_response response;
+  response.status = answer.status;
+  response.content_type = answer.content_type;
+  response.shared_body = answer.body;
+  response.route = route;
+  response.gzipped = answer.gzip;
+  if (answer.status == 200) {
+    response.etag = answer.etag;
+  }
+  return response;
+}
+
+// An answer from the view cache, or from the shared job rendering it.
+class cached_work final : public answer_work {
+ public:
+  cached_work(std::shared_ptr<answer_job> job, std::string route) : job_(std::move(job)), route_(std::move(route)) {}
+  bool step(std::chrono::microseconds budget) override { return job_->step(budget); }
+  api_response take() override { return from_cache(job_->result(), route_); }
+
+ private:
+  std::shared_ptr<answer_job> job_;
+  std::string route_;
+};
+
+// Renders a view once, noting what it reads: `render` builds the answer from the context.
+rendered_view render_recorded(const daemon_state& state, bool shows_problems,
+                              const std::function<api_response(const view_context&)>& render) {
+  view_reads reads;
+  reads.problems = shows_problems;
+  const time_point at = render_instant(state);
+  view_context context = state.context();
+  context.now = at;
+  context.now.record_into(&reads);
+  context.reads = &reads;
+  state.store.record_reads(&reads);
+  api_response response;
+  try {
+    response = render(context);
+  } catch (...) {
+    state.store.record_reads(nullptr);
+    throw;
+  }
+  state.store.record_reads(nullptr);
+  rendered_view view;
+  view.status = response.status;
+  view.content_type = response.content_type;
+  view.body = std::make_shared<const std::string>(std::move(response.body));
+  view.stamp = view_stamp(reads, state, at);
+  return view;
+}
+
+// The cache key of a request's answer: its path, its parameters (sorted), its encoding.
+std::string answer_key(const parsed_target& target, bool gzip) {
+  std::string key;
+  for (const std::string& segment : target.segments) {
+    key += "/" + segment;
+  }
+  char separator = '?';
+  for (const auto& [name, value] : target.query) {
+    key += separator + name + "=" + value;
+    separator = '&';
+  }
+  return key + (gzip ? " gzip" : "");
+}
+
 }  // namespace
 
 api_response api_router::handle(const api_request& request) {
-  parsed_target target = parse_target(request.target);
-  api_response response;
-  if (!target.error.empty()) {
-    response = error_response(400, "BadRequest", target.error);
-    response.route = "invalid";
-  } else {
-    try {
-      response = dispatch(request, target);
-    } catch (const std::exception& error) {
-      spdlog::error("{} {}: {}", request.method, request.target, error.what());
-      response =
-          error_response(500, "InternalError", "the request could not be answered: " + std::string(error.what()));
-    }
+  work pending = begin(request);
+  while (!pending->step(std::chrono::microseconds::max())) {
   }
+  api_response response = complete(request, pending->take());
+  if (response.shared_body) {
+    response.body = *response.shared_body;  // callers of the whole answer read `body`
+  }
+  return response;
+}
+
+std::unique_ptr<answer_work> api_router::begin(const api_request& request) {
+  parsed_target target = parse_target(request.target);
+  if (!target.error.empty()) {
+    api_response response = error_response(400, "BadRequest", target.error);
+    response.route = "invalid";
+    return ready(std::move(response));
+  }
+  try {
+    return dispatch(request, target);
+  } catch (const std::exception& error) {
+    spdlog::error("{} {}: {}", request.method, request.target, error.what());
+    return ready(
+        error_response(500, "InternalError", "the request could not be answered: " + std::string(error.what())));
+  }
+}
+
+api_response api_router::complete(const api_request& request, api_response response) {
   if (response.route.empty()) {
     response.route = "unmatched";
   }
   const bool cacheable = (request.method == "GET" || request.method == "HEAD") && response.status == 200;
   if (cacheable) {
-    std::string etag = etag_of(response.body);
-    response.headers.emplace_back("ETag", etag);
-    if (!request.if_none_match.empty() && etag_matches(request.if_none_match, etag)) {
+    // Small answers that are not cached views: hash them, and gzip them when asked and worth it.
+    if (!response.shared_body && !response.gzipped && response.body.size() >= 1024 &&
+        accepts_gzip(request.accept_encoding)) {
+      response.etag = etag_of(response.body);
+      response.etag.insert(response.etag.size() - 1, "-gz");
+      response.body = gzip_all(response.body);
+      response.gzipped = true;
+    }
+    if (response.etag.empty()) {
+      response.etag = etag_of(std::string(response.bytes()));
+    }
+    response.headers.emplace_back("ETag", response.etag);
+    if (!request.if_none_match.empty() && etag_matches(request.if_none_match, response.etag)) {
       response.status = 304;
       response.body.clear();
+      response.shared_body.reset();
     }
+  }
+  if (response.gzipped && response.status == 200) {
+    response.headers.emplace_back("Content-Encoding", "gzip");
+  }
+  if (request.method == "GET" || request.method == "HEAD") {
+    response.headers.emplace_back("Vary", "Accept-Encoding");
   }
   state_.metrics.increment("sextant_http_requests_total",
                            {{"route", response.route}, {"code", std::to_string(response.status)}});
   return response;
 }
 
-api_response api_router::dispatch(const api_request& request, const parsed_target& target) {
+std::unique_ptr<answer_work> api_router::dispatch(const api_request& request, const parsed_target& target) {
   const auto& s = target.segments;
   const bool read = request.method == "GET" || request.method == "HEAD";
   auto read_only = [&](const char* route, auto&& answer) {
     api_response response = read ? answer() : method_not_allowed(request.method, "GET, HEAD");
     response.route = route;
-    return response;
+    return ready(std::move(response));
   };
   if (s.size() == 1 && s[0] == "healthz") {
     return read_only("/healthz", [&] {
@@ -140,15 +254,17 @@ api_response api_router::dispatch(const api_request& request, const parsed_targe
     });
   }
   if (s.size() < 3 || s[0] != "api" || s[1] != "v1") {
-    api_response response =
-        error_response(404, "NotFound", "no route " + request.target.substr(0, 200) + " (the API lives under /api/v1)");
-    return response;
+    return ready(error_response(404, "NotFound",
+                                "no route " + request.target.substr(0, 200) + " (the API lives under /api/v1)"));
   }
   if (s.size() == 3 && s[2] == "sections") {
     return read_only("/api/v1/sections", [&] { return sections(target); });
   }
   if (s.size() == 3 && s[2] == "problems") {
-    return read_only("/api/v1/problems", [&] { return problems(target); });
+    if (!read) {
+      return read_only("/api/v1/problems", [] { return api_response{}; });
+    }
+    return problems(request, target);
   }
   if (s.size() == 4 && s[2] == "settings" && s[3] == "problems") {
     api_response response;
@@ -160,14 +276,14 @@ api_response api_router::dispatch(const api_request& request, const parsed_targe
       response = method_not_allowed(request.method, "GET, HEAD, PUT");
     }
     response.route = "/api/v1/settings/problems";
-    return response;
+    return ready(std::move(response));
   }
   if (!read) {
     api_response response = method_not_allowed(request.method, "GET, HEAD");
     response.route = "/api/v1/{section}/...";
-    return response;
+    return ready(std::move(response));
   }
-  return section_route(target);
+  return section_route(request, target);
 }
 
 api_response api_router::readiness() {
@@ -246,26 +362,53 @@ api_response api_router::sections(const parsed_target& target) {
   return json_response({{"sections", std::move(out)}});
 }
 
-api_response api_router::problems(const parsed_target& target) {
+std::unique_ptr<answer_work> api_router::problems(const api_request& request, const parsed_target& target) {
+  const std::string route = "/api/v1/problems";
+  auto fail = [&route](api_response response) {
+    response.route = route;
+    return ready(std::move(response));
+  };
   if (auto bad = only_params(target, {"category"})) {
-    return *bad;
+    return fail(*bad);
   }
   std::optional<std::string> category;
   if (auto it = target.query.find("category"); it != target.query.end()) {
     if (!state_.problems.has_category(it->second)) {
-      return error_response(400, "BadRequest", "unknown problem category \"" + it->second + "\"");
+      return fail(error_response(400, "BadRequest", "unknown problem category \"" + it->second + "\""));
     }
     category = it->second;
   }
-  json list = json::array();
-  for (const problem& p : state_.problems.current(category)) {
-    list.push_back(p.to_json());
+  return cached(
+      request, answer_key(target, accepts_gzip(request.accept_encoding)), route,
+      [state = &state_, category](std::chrono::microseconds) -> std::optional<rendered_view> {
+        return render_recorded(*state, true, [&](const view_context&) {
+          json list = json::array();
+          for (const problem& p : state->problems.current(category)) {
+            list.push_back(p.to_json());
+          }
+          std::string incomplete = problems_incomplete_reason(state->problems, category);
+          return json_response({{"problems", std::move(list)},
+                                {"incomplete", !incomplete.empty()},
+                                {"incompleteReason", incomplete.empty() ? json(nullptr) : json(incomplete)},
+                                {"categories", categories_json(state->problems)}});
+        });
+      });
+}
+
+std::unique_ptr<answer_work> api_router::cached(
+    const api_request& request, const std::string& key, const std::string& route,
+    std::function<std::optional<rendered_view>(std::chrono::microseconds)> render) {
+  view_cache& cache = *state_.views;
+  if (const cached_answer* hit = cache.find(key, state_)) {
+    hit->stamp.ask_documents(state_);
+    return ready(from_cache(*hit, route));
   }
-  std::string incomplete = problems_incomplete_reason(state_.problems, category);
-  return json_response({{"problems", std::move(list)},
-                        {"incomplete", !incomplete.empty()},
-                        {"incompleteReason", incomplete.empty() ? json(nullptr) : json(incomplete)},
-                        {"categories", categories_json(state_.problems)}});
+  const bool gzip = accepts_gzip(request.accept_encoding);
+  // The ETag's scope: the answer's key without its encoding (the job adds that).
+  std::string scope = key.substr(0, key.size() - (gzip ? 5 : 0));
+  std::shared_ptr<answer_job> job =
+      cache.job(key, [&] { return std::make_shared<answer_job>(cache, key, scope, gzip, std::move(render)); });
+  return std::make_unique<cached_work>(std::move(job), route);
 }
 
 api_response api_router::get_settings(const parsed_target& target) {
@@ -328,15 +471,17 @@ api_response api_router::put_settings(const api_request& request, const parsed_t
   return get_settings(parsed_target{});
 }
 
-api_response api_router::section_route(const parsed_target& target) {
+std::unique_ptr<answer_work> api_router::section_route(const api_request& request, const parsed_target& target) {
   const auto& s = target.segments;
+  auto fail = [](api_response response, const char* route) {
+    response.route = route;
+    return ready(std::move(response));
+  };
   const section* owner = state_.catalog.find_section(s[2]);
   if (owner == nullptr) {
-    api_response response = error_response(404, "NotFound", "no section \"" + s[2] + "\"");
-    response.route = "/api/v1/{section}";
-    return response;
+    return fail(error_response(404, "NotFound", "no section \"" + s[2] + "\""), "/api/v1/{section}");
   }
-  view_context context = state_.context();
+  const bool gzip = accepts_gzip(request.accept_encoding);
   if (s.size() >= 4) {
     for (const sextant::section_route& route : owner->routes) {
       if (route.segment == s[3]) {
@@ -351,122 +496,166 @@ api_response api_router::section_route(const parsed_target& target) {
             }
           }
         }
-        route_answer answer;
-        try {
-          answer = route.handle(rest, context);
-        } catch (const std::exception& error) {
-          state_.interpreter_failed(owner->id, route.segment, "route", error.what());
-          throw;  // answered as every failed request is: 500 with the reason
-        }
-        api_response response = answer.status >= 400
-                                    ? error_response(answer.status, answer.reason.empty() ? "NotFound" : answer.reason,
-                                                     string_or(answer.body, {"message"}, "not found"))
-                                    : json_response(answer.body, answer.status);
-        response.route = "/api/v1/" + owner->id + "/" + route.segment + "/...";
-        return response;
+        return cached(request, answer_key(target, gzip), "/api/v1/" + owner->id + "/" + route.segment + "/...",
+                      [state = &state_, handle = route.handle,
+                       segment = route.segment, owner_id = owner->id,
+                       rest = std::move(rest)](std::chrono::microseconds) -> std::optional<rendered_view> {
+                        return render_recorded(*state, false, [&](const view_context& context) {
+                          route_answer answer;
+                          try {
+                            answer = handle(rest, context);
+                          } catch (const std::exception& error) {
+                            state->interpreter_failed(owner_id, segment, "route", error.what());
+                            throw;  // answered as every failed request is: 500 with the reason
+                          }
+                          return answer.status >= 400
+                                     ? error_response(answer.status, answer.reason.empty() ? "NotFound" : answer.reason,
+                                                      string_or(answer.body, {"message"}, "not found"))
+                                     : json_response(answer.body, answer.status);
+                        });
+                      });
       }
     }
   }
   if (!state_.catalog.listed(*owner, state_.served)) {
-    api_response response =
-        error_response(404, "NotServed", "the cluster does not serve " + owner->title + " (" + owner->group + ")");
-    response.route = "/api/v1/{section}";
-    return response;
+    return fail(
+        error_response(404, "NotServed", "the cluster does not serve " + owner->title + " (" + owner->group + ")"),
+        "/api/v1/{section}");
   }
   if (s.size() == 3) {
-    api_response response = error_response(404, "NotFound", "name a resource: /api/v1/" + owner->id + "/{resource}");
-    response.route = "/api/v1/{section}";
-    return response;
+    return fail(error_response(404, "NotFound", "name a resource: /api/v1/" + owner->id + "/{resource}"),
+                "/api/v1/{section}");
   }
   resource_match match = state_.catalog.find_resource(owner->id, s[3]);
   if (match.resource == nullptr) {
-    api_response response =
-        error_response(404, "NotFound", "section " + owner->id + " has no resource \"" + s[3] + "\"");
-    response.route = "/api/v1/{section}/{resource}";
-    return response;
+    return fail(error_response(404, "NotFound", "section " + owner->id + " has no resource \"" + s[3] + "\""),
+                "/api/v1/{section}/{resource}");
   }
   const resource_def& resource = *match.resource;
   if (!state_.catalog.served(*owner, resource, state_.served)) {
-    api_response response = error_response(
-        404, "NotServed", "the cluster does not serve " + resource.type.kind + " (" + resource.type.group + ")");
-    response.route = "/api/v1/{section}/{resource}";
-    return response;
+    return fail(error_response(404, "NotServed",
+                               "the cluster does not serve " + resource.type.kind + " (" + resource.type.group + ")"),
+                "/api/v1/{section}/{resource}");
   }
   if (!resource.on_demand_category.empty() && state_.demand) {
     state_.demand(resource.type);
   }
   if (s.size() == 4) {
-    api_response response;
-    if (auto bad = only_params(target, {"namespace"})) {
-      response = *bad;
-    } else {
-      std::optional<std::string> namespace_;
-      if (auto it = target.query.find("namespace"); it != target.query.end()) {
-        if (!resource.namespaced) {
-          response = error_response(400, "BadRequest", resource.id + " are not namespaced: drop ?namespace=");
-        } else if (!valid_namespace(it->second)) {
-          response = error_response(400, "BadRequest", "\"" + it->second + "\" is not a valid namespace name");
-        }
-        namespace_ = it->second;
-      }
-      if (response.status == 200) {
-        response = json_response(resource_list(state_, *owner, resource, namespace_, context));
-      }
-    }
-    response.route = "/api/v1/{section}/{resource}";
-    return response;
+    return list_route(request, target, *owner, resource);
   }
-  api_response response;
-  response.route = "/api/v1/{section}/{resource}/...";
+  const char* details = "/api/v1/{section}/{resource}/...";
   if (auto bad = only_params(target, {})) {
-    response = *bad;
-    response.route = "/api/v1/{section}/{resource}/...";
-    return response;
+    return fail(*bad, details);
   }
   if (resource.type.kind.empty()) {
-    response = error_response(404, "NotFound", resource.id + " is a computed page: it has a list, not details");
-  } else if (resource.namespaced && s.size() != 6) {
-    response = error_response(
-        400, "BadRequest",
-        resource.id + " are namespaced: use /api/v1/" + owner->id + "/" + resource.id + "/{namespace}/{name}");
-  } else if (!resource.namespaced && s.size() != 5) {
-    response =
+    return fail(error_response(404, "NotFound", resource.id + " is a computed page: it has a list, not details"),
+                details);
+  }
+  if (resource.namespaced && s.size() != 6) {
+    return fail(error_response(400, "BadRequest",
+                               resource.id + " are namespaced: use /api/v1/" + owner->id + "/" + resource.id +
+                                   "/{namespace}/{name}"),
+                details);
+  }
+  if (!resource.namespaced && s.size() != 5) {
+    return fail(
         error_response(400, "BadRequest",
-                       resource.id + " are cluster-scoped: use /api/v1/" + owner->id + "/" + resource.id + "/{name}");
-  } else {
-    const std::string namespace_ = resource.namespaced ? s[4] : std::string();
-    const std::string& name = resource.namespaced ? s[5] : s[4];
-    if (resource.namespaced && !valid_namespace(namespace_)) {
-      response = error_response(400, "BadRequest", "\"" + namespace_ + "\" is not a valid namespace name");
-    } else if (!valid_name(name)) {
-      response = error_response(400, "BadRequest", "\"" + name + "\" is not a valid object name");
-    } else {
-      if (state_.demand) {
-        for (const kind_key& needed : resource.reads_on_demand) {
-          state_.demand(needed);
-        }
-        for (const section& other : state_.catalog.sections()) {
-          for (const details_extension& extension : other.extensions) {
-            if (extension.type == resource.type) {
-              for (const kind_key& needed : extension.reads_on_demand) {
-                state_.demand(needed);
-              }
-            }
+                       resource.id + " are cluster-scoped: use /api/v1/" + owner->id + "/" + resource.id + "/{name}"),
+        details);
+  }
+  const std::string namespace_ = resource.namespaced ? s[4] : std::string();
+  const std::string& name = resource.namespaced ? s[5] : s[4];
+  if (resource.namespaced && !valid_namespace(namespace_)) {
+    return fail(error_response(400, "BadRequest", "\"" + namespace_ + "\" is not a valid namespace name"), details);
+  }
+  if (!valid_name(name)) {
+    return fail(error_response(400, "BadRequest", "\"" + name + "\" is not a valid object name"), details);
+  }
+  return details_route(request, *owner, resource, namespace_, name);
+}
+
+std::unique_ptr<answer_work> api_router::list_route(const api_request& request, const parsed_target& target,
+                                                    const section& owner, const resource_def& resource) {
+  const char* route = "/api/v1/{section}/{resource}";
+  auto fail = [route](api_response response) {
+    response.route = route;
+    return ready(std::move(response));
+  };
+  if (auto bad = only_params(target, {"namespace", "state", "queue", "labelSelector", "limit", "continue"})) {
+    return fail(*bad);
+  }
+  if (auto it = target.query.find("namespace");
+      it != target.query.end() && resource.namespaced && !valid_namespace(it->second)) {
+    return fail(error_response(400, "BadRequest", "\"" + it->second + "\" is not a valid namespace name"));
+  }
+  const std::string list_path = "/api/v1/" + owner.id + "/" + resource.id;
+  list_query query;
+  if (auto error = parse_list_query(target, resource, list_path, query)) {
+    return fail(error_response(400, "BadRequest", *error));
+  }
+  return cached(request, answer_key(target, accepts_gzip(request.accept_encoding)), route,
+                [state = &state_, owner = &owner, resource = &resource, query = std::move(query),
+                 list_path](std::chrono::microseconds budget) -> std::optional<rendered_view> {
+                  view_cache::model_slot& slot = state->views->model(list_path);
+                  if (!slot.model || !slot.model->stamp.current(*state)) {
+                    if (!slot.rendering) {
+                      slot.rendering = std::make_shared<list_render>(*state, *owner, *resource);
+                      state->views->count_list_render();
+                    }
+                    // Shared: whichever request runs next advances the same render.
+                    std::shared_ptr<list_render> rendering = slot.rendering;
+                    if (!rendering->step(budget)) {
+                      return std::nullopt;
+                    }
+                    if (slot.rendering == rendering) {
+                      slot.model = rendering->result();
+                      slot.rendering.reset();
+                    }
+                  }
+                  std::shared_ptr<const list_model> model = slot.model;
+                  rendered_view view;
+                  view.body = std::make_shared<const std::string>(render_list_page(*model, query, list_path));
+                  view.stamp = model->stamp;
+                  return view;
+                });
+}
+
+std::unique_ptr<answer_work> api_router::details_route(const api_request& request, const section& owner,
+                                                       const resource_def& resource, const std::string& namespace_,
+                                                       const std::string& name) {
+  if (state_.demand) {
+    for (const kind_key& needed : resource.reads_on_demand) {
+      state_.demand(needed);
+    }
+    for (const section& other : state_.catalog.sections()) {
+      for (const details_extension& extension : other.extensions) {
+        if (extension.type == resource.type) {
+          for (const kind_key& needed : extension.reads_on_demand) {
+            state_.demand(needed);
           }
         }
       }
-      object_ptr object = state_.store.get(resource.type, namespace_, name);
-      if (!object) {
-        response = error_response(
-            404, "NotFound",
-            resource.type.kind + " " + (namespace_.empty() ? "" : namespace_ + "/") + name + " is not in the cache");
-      } else {
-        response = json_response(object_details(state_, *owner, resource, *object, context));
-      }
     }
   }
-  response.route = "/api/v1/{section}/{resource}/...";
-  return response;
+  parsed_target target;
+  target.segments = {"api", "v1", owner.id, resource.id};
+  if (!namespace_.empty()) {
+    target.segments.push_back(namespace_);
+  }
+  target.segments.push_back(name);
+  return cached(request, answer_key(target, accepts_gzip(request.accept_encoding)), "/api/v1/{section}/{resource}/...",
+                [state = &state_, owner = &owner, resource = &resource, namespace_,
+                 name](std::chrono::microseconds) -> std::optional<rendered_view> {
+                  return render_recorded(*state, true, [&](const view_context& context) {
+                    object_ptr object = context.store.get(resource->type, namespace_, name);
+                    if (!object) {
+                      return error_response(404, "NotFound",
+                                            resource->type.kind + " " + (namespace_.empty() ? "" : namespace_ + "/") +
+                                                name + " is not in the cache");
+                    }
+                    return json_response(object_details(*state, *owner, *resource, *object, context));
+                  });
+                });
 }
 
 }  // namespace sextant

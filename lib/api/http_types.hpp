@@ -2,7 +2,9 @@
 // A request and an answer as the API layer sees them, independent of the HTTP library: the
 // router is a function from one to the other, so it is tested without sockets.
 #include <map>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -15,14 +17,21 @@ struct api_request {
   std::string target;  // path and query, as sent: "/api/v1/problems?category=dra"
   std::string if_none_match;
   std::string body;
+  std::string accept_encoding = {};
 };
 
 struct api_response {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
+  // A cached body, served as is without a copy; when set, `body` is unused.
+  std::shared_ptr<const std::string> shared_body;
   std::vector<std::pair<std::string, std::string>> headers;  // ETag, Allow, ...
   std::string route;  // the route template, for metrics: "/api/v1/{section}/{resource}"
+  std::string etag;   // set by a cached view (derived from what it read); else hashed from the body
+  bool gzipped = false;
+
+  std::string_view bytes() const { return shared_body ? std::string_view(*shared_body) : std::string_view(body); }
 };
 
 // The error envelope every non-2xx answer carries.

@@ -1,9 +1,13 @@
 #include "app/app.hpp"
 
+#include <malloc.h>
+
 #include <spdlog/spdlog.h>
 #include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
 
 #include "api/api_router.hpp"
+#include "api/view_cache.hpp"
 #include "kube/connection_choice.hpp"
 #include "kube/document_poller.hpp"
 #include "kube/live_source.hpp"
@@ -17,6 +21,10 @@ namespace {
 
 // Changes arrive in bursts (a relist, a snapshot): evaluate once after the burst.
 constexpr auto evaluation_debounce = std::chrono::milliseconds(200);
+// The longest a render runs before it lets the loop serve others.
+constexpr auto render_slice = std::chrono::microseconds(2000);
+// Changes after which freed memory is returned to the kernel (a relist is thousands).
+constexpr std::size_t trim_after_changes = 500;
 
 std::pair<std::string, unsigned short> split_listen(const std::string& listen) {
   auto colon = listen.rfind(':');
@@ -47,7 +55,11 @@ app::~app() = default;
 void app::start() {
   load_settings();
   register_metrics();
-  state_->store.add_listener([this](const object_store::change&) { schedule_problem_evaluation(); });
+  monitor_ = std::make_unique<loop_monitor>(io_, state_->metrics);
+  state_->store.add_listener([this](const object_store::change&) {
+    ++changes_since_trim_;
+    schedule_problem_evaluation();
+  });
   state_->store.add_completeness_listener([this](const kind_key&) { schedule_problem_evaluation(); });
   if (config_.snapshot.empty()) {
     state_->on_settings_changed = [this] { schedule_problem_evaluation(); };
@@ -67,10 +79,12 @@ void app::start() {
                               config_.max_request_bytes,
                               config_.idle_timeout_seconds,
                               config_.shutdown_grace_seconds};
-  server_ = std::make_unique<http_server>(
-      io_, options, [this](const api_request& request) { return api_router(*state_).handle(request); });
+  server_ =
+      std::make_unique<http_server>(io_, options, [this](api_request request) { return answer(std::move(request)); });
   server_->start();
   spdlog::info("serving the API on {}:{}", host, server_->port());
+  // From here on the loop serves; a snapshot's load before it is start-up, not a stall.
+  monitor_->start();
   signals_.async_wait([this](const boost::system::error_code& ec, int signal) {
     if (!ec) {
       spdlog::info("signal {} received: stopping", signal);
@@ -78,6 +92,23 @@ void app::start() {
     }
   });
   evaluate_problems_now();
+}
+
+asio::awaitable<api_response> app::answer(api_request request) {
+  using steady = std::chrono::steady_clock;
+  api_router router(*state_);
+  steady::time_point started = steady::now();
+  std::unique_ptr<answer_work> work = router.begin(request);
+  // A long render (a 5000-item list, its gzip) runs a slice at a time; between slices the loop
+  // serves other requests, watch events and probes.
+  while (!work->step(render_slice)) {
+    monitor_->step_took("http", steady::now() - started);
+    co_await asio::post(io_, asio::use_awaitable);
+    started = steady::now();
+  }
+  api_response response = router.complete(request, work->take());
+  monitor_->step_took("http", steady::now() - started);
+  co_return response;
 }
 
 int app::run() {
@@ -179,7 +210,10 @@ void app::evaluate_problems_now() {
   if (stopping_) {
     return;
   }
+  const auto started = std::chrono::steady_clock::now();
   std::optional<time_point> next_due = state_->evaluate_problems();
+  monitor_->step_took("problems", std::chrono::steady_clock::now() - started);
+  release_freed_memory();
   due_timer_.cancel();
   if (!next_due) {
     return;
@@ -201,6 +235,19 @@ void app::evaluate_problems_now() {
   });
 }
 
+void app::release_freed_memory() {
+  // A relist frees the list's text, its parse buffers and the objects it replaced; glibc keeps
+  // freed heap mapped, so the Pod's RSS (what its memory limit sees) would stay at the peak.
+  // After a burst of changes, hand what is free back to the kernel.
+  if (changes_since_trim_ < trim_after_changes) {
+    return;
+  }
+  changes_since_trim_ = 0;
+  const auto started = std::chrono::steady_clock::now();
+  malloc_trim(0);
+  monitor_->step_took("malloc_trim", std::chrono::steady_clock::now() - started);
+}
+
 void app::register_metrics() {
   metrics_registry& metrics = state_->metrics;
   metrics.describe("sextant_problems", metrics_registry::metric_type::gauge, "Current problems per category.");
@@ -213,6 +260,12 @@ void app::register_metrics() {
   metrics.describe("sextant_problem_category_evaluated", metrics_registry::metric_type::gauge,
                    "Whether a problem category has judged every object it needs (1), or still waits for a kind "
                    "to be read or is off (0).");
+  metrics.describe("sextant_view_renders_total", metrics_registry::metric_type::counter,
+                   "Views rendered: list models, and answers (pages, details, problems) built from them.");
+  metrics.describe("sextant_view_cache_hits_total", metrics_registry::metric_type::counter,
+                   "Answers served from the view cache without rendering.");
+  metrics.describe("sextant_view_cache_bytes", metrics_registry::metric_type::gauge,
+                   "Bytes of rendered answers held by the view cache.");
   metrics.add_collector([this](metrics_registry& m) {
     m.clear("sextant_problems");
     m.clear("sextant_problem");
@@ -235,6 +288,11 @@ void app::register_metrics() {
       m.set("sextant_problem_category_evaluated", {{"category", category.id}},
             state_->problems.status(category.id).evaluated ? 1 : 0);
     }
+    const view_cache& views = *state_->views;
+    m.set("sextant_view_renders_total", {{"what", "list"}}, static_cast<double>(views.list_renders()));
+    m.set("sextant_view_renders_total", {{"what", "answer"}}, static_cast<double>(views.answer_renders()));
+    m.set("sextant_view_cache_hits_total", {}, static_cast<double>(views.hits()));
+    m.set("sextant_view_cache_bytes", {}, static_cast<double>(views.bytes()));
   });
 }
 
@@ -246,6 +304,9 @@ void app::shutdown() {
   debounce_timer_.cancel();
   due_timer_.cancel();
   signals_.cancel();
+  if (monitor_) {
+    monitor_->stop();
+  }
   if (poller_) {
     poller_->stop();
   }

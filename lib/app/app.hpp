@@ -5,11 +5,13 @@
 #include <memory>
 #include <optional>
 
+#include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include "app/daemon_state.hpp"
+#include "app/loop_monitor.hpp"
 #include "config/daemon_config.hpp"
 #include "http/http_server.hpp"
 
@@ -35,11 +37,13 @@ class app {
   unsigned short port() const { return server_ ? server_->port() : 0; }
 
  private:
+  boost::asio::awaitable<api_response> answer(api_request request);
   void load_settings();
   void load_snapshot();
   void start_live();
   void schedule_problem_evaluation();
   void evaluate_problems_now();
+  void release_freed_memory();
   void register_metrics();
   void shutdown();
 
@@ -48,10 +52,12 @@ class app {
   std::unique_ptr<clock> clock_;
   std::unique_ptr<daemon_state> state_;
   std::unique_ptr<http_server> server_;
+  std::unique_ptr<loop_monitor> monitor_;
   boost::asio::signal_set signals_;
   boost::asio::steady_timer debounce_timer_;
   boost::asio::steady_timer due_timer_;
   bool evaluation_pending_ = false;
+  std::size_t changes_since_trim_ = 0;
   bool stopping_ = false;
   std::shared_ptr<kube::live_source> live_source_;  // the live cluster source, when not in snapshot mode
   std::unique_ptr<kube::document_poller> poller_;   // uses live_source_'s client, so is destroyed first

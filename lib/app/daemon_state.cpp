@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "api/view_cache.hpp"
 #include "kube/watch_plan.hpp"
 
 namespace sextant {
@@ -15,7 +16,8 @@ daemon_state::daemon_state(std::vector<section> sections, const clock& time_sour
     : catalog(std::move(sections)),
       profiles(catalog.profiles()),
       problems(catalog.categories(), catalog.rules()),
-      time(time_source) {
+      time(time_source),
+      views(std::make_unique<view_cache>()) {
   for (const auto& [type, profile] : profiles.all()) {
     for (const std::string& label : profile.indexed_labels) {
       store.index_label(type, label);
@@ -37,6 +39,8 @@ daemon_state::daemon_state(std::vector<section> sections, const clock& time_sour
                        rule.category + " on " + object.type.to_string() + " " + object.key() + ": " + error);
   });
 }
+
+daemon_state::~daemon_state() = default;
 
 void daemon_state::interpreter_failed(const std::string& section, const std::string& resource,
                                       const std::string& interpreter, const std::string& what) {

@@ -2,6 +2,7 @@
 // Everything the event loop owns: the caches, what the cluster serves, the sections, the
 // problems and the metrics. One instance per daemon; no globals. Not thread-safe by design.
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -17,8 +18,13 @@
 
 namespace sextant {
 
+class view_cache;
+
 struct daemon_state {
   daemon_state(std::vector<section> sections, const clock& time_source);
+  ~daemon_state();
+  daemon_state(const daemon_state&) = delete;
+  daemon_state& operator=(const daemon_state&) = delete;
 
   view_context context() const { return catalog.context(store, served, time.now(), &documents); }
   // A snapshot is the whole truth about what it holds: marks every section kind's list complete,
@@ -44,6 +50,8 @@ struct daemon_state {
   metrics_registry metrics;
   const clock& time;
   std::optional<problem_settings_file> settings_file;
+  // Rendered lists, details and problems, kept until what they read changes (api/view_cache).
+  std::unique_ptr<view_cache> views;
 
   // Set by the live source: the watches not yet synced (empty: ready). Snapshot mode: none.
   std::function<std::vector<std::string>()> unsynced;

@@ -121,10 +121,11 @@ asio::awaitable<void> http_server::serve(std::shared_ptr<session> connection) {
       version = request.version();
       method = std::string(request.method_string());
       api_request call{method, std::string(request.target()), std::string(request[http::field::if_none_match]),
-                       request.body()};
-      answer = handle_(call);
+                       request.body(), std::string(request[http::field::accept_encoding])};
+      answer = co_await handle_(std::move(call));
     }
-    http::response<http::string_body> response{static_cast<http::status>(answer.status), version};
+    // The body is written from where it lies (a cached view's bytes are shared, not copied).
+    http::response<http::buffer_body> response{static_cast<http::status>(answer.status), version};
     response.set(http::field::server, "sextantd");
     response.set(http::field::content_type, answer.content_type);
     response.set(http::field::cache_control, "no-cache");
@@ -133,16 +134,17 @@ asio::awaitable<void> http_server::serve(std::shared_ptr<session> connection) {
     }
     response.keep_alive(keep_alive);
     const bool head = method == "HEAD";
-    response.body() = std::move(answer.body);
-    response.prepare_payload();
-    if (head) {
+    const std::string_view payload = answer.bytes();
+    if (answer.status != 304 && answer.status != 204) {
       // HEAD: the GET answer's headers, Content-Length included, and no body.
-      auto length = response.body().size();
-      response.body().clear();
-      response.content_length(length);
+      response.content_length(payload.size());
     }
+    // Beast's buffer_body takes a mutable pointer; the serializer only reads through it.
+    response.body().data = head || payload.empty() ? nullptr : const_cast<char*>(payload.data());
+    response.body().size = head ? 0 : payload.size();
+    response.body().more = false;
     connection->stream.expires_after(std::chrono::seconds(options_.idle_timeout_seconds));
-    http::response_serializer<http::string_body> serializer(response);
+    http::response_serializer<http::buffer_body> serializer(response);
     if (head) {
       auto [write_error, written] = co_await http::async_write_header(connection->stream, serializer, use_tuple);
       (void)written;

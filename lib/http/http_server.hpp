@@ -30,7 +30,8 @@ struct http_server_options {
 
 class http_server {
  public:
-  using handler = std::function<api_response(const api_request&)>;
+  // Answers one request; may suspend (a long render yields to the loop between slices).
+  using handler = std::function<boost::asio::awaitable<api_response>(api_request)>;
 
   http_server(boost::asio::io_context& io, http_server_options options, handler handle);
   ~http_server();

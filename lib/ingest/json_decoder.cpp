@@ -273,6 +273,26 @@ decode_result<decoded_list> json_decoder::decode_list(std::string_view text, std
   }
 }
 
+std::optional<value_head> json_decoder::peek_head(std::string_view text) {
+  try {
+    auto document = parser_.iterate(pad(text));
+    value_head head;
+    for (auto field : document.get_object()) {
+      std::string_view key = field.unescaped_key().value();
+      if (key == "apiVersion") {
+        head.api_version = std::string(field.value().get_string().value());
+      } else if (key == "kind") {
+        head.kind = std::string(field.value().get_string().value());
+      } else if (key == "items") {
+        head.has_items = true;
+      }
+    }
+    return head;
+  } catch (const simdjson::simdjson_error&) {
+    return std::nullopt;
+  }
+}
+
 decode_result<decoded_watch_event> json_decoder::decode_watch_event(std::string_view line, const kind_key& item_type) {
   try {
     writer_.reset();

@@ -41,6 +41,13 @@ struct decode_result {
   bool ok() const { return value.has_value(); }
 };
 
+// The top of a JSON value: its apiVersion and kind, and whether it holds items (a `*List`).
+struct value_head {
+  std::string api_version;
+  std::string kind;
+  bool has_items = false;
+};
+
 class json_decoder {
  public:
   explicit json_decoder(const ingest_profiles& profiles) : profiles_(profiles) {}
@@ -57,6 +64,10 @@ class json_decoder {
   // the API server do); when `item_kind` is empty each item's own kind decides its profile.
   decode_result<decoded_list> decode_list(std::string_view text, std::string_view item_api_version = {},
                                           std::string_view item_kind = {});
+
+  // The head of a value without building it (its items are skipped over): whether a snapshot
+  // file holds a list that decode_list can read item by item. Nullopt when it is not an object.
+  std::optional<value_head> peek_head(std::string_view text);
 
   // One line of a watch stream.
   decode_result<decoded_watch_event> decode_watch_event(std::string_view line, const kind_key& item_type);

@@ -78,6 +78,46 @@ double metrics_registry::value(const std::string& name, const metric_labels& lab
   return s == f->second.series.end() ? 0 : s->second;
 }
 
+void metrics_registry::describe_histogram(const std::string& name, std::string help, std::vector<double> bounds) {
+  family& f = families_[name];
+  f.type = metric_type::histogram;
+  f.help = std::move(help);
+  f.described = true;
+  f.bounds = std::move(bounds);
+}
+
+void metrics_registry::observe(const std::string& name, const metric_labels& labels, double value) {
+  family& f = families_[name];
+  histogram_series& h = f.histograms[labels];
+  h.counts.resize(f.bounds.size() + 1);
+  std::size_t bucket = 0;
+  while (bucket < f.bounds.size() && value > f.bounds[bucket]) {
+    ++bucket;
+  }
+  ++h.counts[bucket];
+  h.sum += value;
+  ++h.count;
+}
+
+namespace {
+
+std::string label_text(const metric_labels& labels, const std::string& extra_key = {},
+                       const std::string& extra_value = {}) {
+  std::string out;
+  bool first = true;
+  for (const auto& [key, label_value] : labels) {
+    out += (first ? "" : ",") + key + "=\"" + escape_label(label_value) + "\"";
+    first = false;
+  }
+  if (!extra_key.empty()) {
+    out += (first ? "" : ",") + extra_key + "=\"" + extra_value + "\"";
+    first = false;
+  }
+  return first ? std::string() : "{" + out + "}";
+}
+
+}  // namespace
+
 std::string metrics_registry::render() {
   for (const auto& collect : collectors_) {
     collect(*this);
@@ -87,7 +127,25 @@ std::string metrics_registry::render() {
     if (!f.help.empty()) {
       out += "# HELP " + name + " " + f.help + "\n";
     }
-    out += "# TYPE " + name + (f.type == metric_type::counter ? " counter\n" : " gauge\n");
+    out += "# TYPE " + name +
+           (f.type == metric_type::counter     ? " counter\n"
+            : f.type == metric_type::histogram ? " histogram\n"
+                                               : " gauge\n");
+    for (const auto& [labels, h] : f.histograms) {
+      std::uint64_t cumulative = 0;
+      for (std::size_t i = 0; i < h.counts.size(); ++i) {
+        cumulative += h.counts[i];
+        std::string le = "+Inf";
+        if (i < f.bounds.size()) {
+          char bound[32];
+          std::snprintf(bound, sizeof bound, "%g", f.bounds[i]);
+          le = bound;
+        }
+        out += name + "_bucket" + label_text(labels, "le", le) + " " + std::to_string(cumulative) + "\n";
+      }
+      out += name + "_sum" + label_text(labels) + " " + format_value(h.sum) + "\n";
+      out += name + "_count" + label_text(labels) + " " + std::to_string(h.count) + "\n";
+    }
     for (const auto& [labels, value] : f.series) {
       out += name;
       if (!labels.empty()) {

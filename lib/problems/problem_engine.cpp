@@ -11,6 +11,17 @@ json problem::to_json() const {
               {"message", message},   {"path", path}};
 }
 
+namespace {
+
+bool same_problems(const std::vector<problem>& a, const std::vector<problem>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const problem& x, const problem& y) {
+    return std::tie(x.category, x.type, x.namespace_, x.name, x.uid, x.finding_id, x.since, x.message, x.path) ==
+           std::tie(y.category, y.type, y.namespace_, y.name, y.uid, y.finding_id, y.since, y.message, y.path);
+  });
+}
+
+}  // namespace
+
 problem_engine::problem_engine(std::vector<problem_category> categories, std::vector<problem_rule> rules)
     : categories_(std::move(categories)), rules_(std::move(rules)) {
   for (const problem_category& category : categories_) {
@@ -30,6 +41,7 @@ bool problem_engine::enabled(const std::string& category) const {
 }
 
 void problem_engine::set_enabled(const std::string& category, bool on) {
+  ++generation_;
   if (on) {
     // Judged from the next evaluation on, not before.
     if (enabled_.insert(category).second) {
@@ -84,6 +96,9 @@ std::optional<time_point> problem_engine::evaluate(const view_context& context) 
       status.evaluated = status.waiting_for.empty();
     }
   }
+  if (status_ != statuses) {
+    ++generation_;  // the problem list says which categories are judged
+  }
   status_ = std::move(statuses);
   std::map<finding_key, time_point> still_seen;
   std::vector<problem> now_current;
@@ -106,7 +121,7 @@ std::optional<time_point> problem_engine::evaluate(const view_context& context) 
       for (finding& found : findings) {
         finding_key key{rule.category, index, object->uid.empty() ? object->key() : object->uid, found.id};
         auto seen = first_seen_.find(key);
-        time_point first = seen != first_seen_.end() ? seen->second : context.now;
+        time_point first = seen != first_seen_.end() ? seen->second : time_point(context.now);
         still_seen.emplace(key, first);
         time_point since = found.since.value_or(first);
         time_point due = since + found.threshold;
@@ -125,6 +140,9 @@ std::optional<time_point> problem_engine::evaluate(const view_context& context) 
     return std::tie(a.category, a.namespace_, a.name, a.type.kind, a.finding_id) <
            std::tie(b.category, b.namespace_, b.name, b.type.kind, b.finding_id);
   });
+  if (!same_problems(current_, now_current)) {
+    ++generation_;
+  }
   current_ = std::move(now_current);
   return next_due;
 }

@@ -7,6 +7,7 @@
 // threshold, so one timer on the event loop suffices. Categories that are off are not
 // evaluated at all. Owned by the event loop; not thread-safe.
 #include <functional>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -40,6 +41,8 @@ struct category_status {
   bool evaluated = false;
   std::vector<kind_key> waiting_for;  // the kinds not read yet (or not readable) at the last evaluation
   std::string reason;                 // plain words, empty once evaluated
+
+  bool operator==(const category_status&) const = default;
 };
 
 class problem_engine {
@@ -66,6 +69,9 @@ class problem_engine {
   using rule_failure_listener =
       std::function<void(const problem_rule& rule, const cached_object& object, const std::string& error)>;
   void on_rule_failure(rule_failure_listener listener) { on_rule_failure_ = std::move(listener); }
+  // Changes whenever the current problems or the enabled categories change: views that show
+  // problems key their cached answers on it.
+  std::uint64_t generation() const { return generation_; }
 
  private:
   // (category, rule index, object uid or key, finding id)
@@ -79,6 +85,7 @@ class problem_engine {
   std::map<std::string, category_status> status_;  // enabled categories, as of the last evaluation
   std::size_t evaluations_ = 0;
   rule_failure_listener on_rule_failure_;
+  std::uint64_t generation_ = 0;
 };
 
 }  // namespace sextant

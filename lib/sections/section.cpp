@@ -40,6 +40,12 @@ const polled_document_entry* view_context::document(const document_key& key) con
     return nullptr;
   }
   documents->ask(key);
+  if (reads != nullptr) {
+    if (reads->documents.empty()) {
+      reads->documents_generation = documents->generation();
+    }
+    reads->documents.insert(key);
+  }
   return documents->find(key);
 }
 

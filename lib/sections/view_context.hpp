@@ -8,14 +8,53 @@
 #include "store/object_store.hpp"
 #include "store/polled_documents.hpp"
 #include "store/served_kinds.hpp"
+#include "store/view_reads.hpp"
 #include "util/time.hpp"
 
 namespace sextant {
 
+// The instant a view is rendered at. It reads as a time_point; reading it is noted in the
+// render's view_reads, so that a cached view whose output depends on the time is rendered again
+// as time passes, and one that never looks at the clock is kept until what it read changes.
+class view_clock {
+ public:
+  view_clock() = default;
+  view_clock(time_point at) : at_(at) {}  // NOLINT(google-explicit-constructor): reads as a time
+  view_clock& operator=(time_point at) {
+    at_ = at;
+    return *this;
+  }
+  operator time_point() const {  // NOLINT(google-explicit-constructor)
+    if (reads_ != nullptr) {
+      reads_->clock = true;
+    }
+    return at_;
+  }
+  // Where reads are noted (null: nowhere); the renderer sets it.
+  void record_into(view_reads* reads) { reads_ = reads; }
+
+  friend auto operator<=>(const view_clock& a, time_point b) { return time_point(a) <=> b; }
+  friend bool operator==(const view_clock& a, time_point b) { return time_point(a) == b; }
+  friend auto operator-(const view_clock& a, time_point b) { return time_point(a) - b; }
+  friend auto operator-(time_point a, const view_clock& b) { return a - time_point(b); }
+  template <class Rep, class Period>
+  friend time_point operator-(const view_clock& a, std::chrono::duration<Rep, Period> by) {
+    return time_point(a) - by;
+  }
+  template <class Rep, class Period>
+  friend time_point operator+(const view_clock& a, std::chrono::duration<Rep, Period> by) {
+    return time_point(a) + by;
+  }
+
+ private:
+  time_point at_{};
+  view_reads* reads_ = nullptr;
+};
+
 struct view_context {
   const object_store& store;
   const served_kinds& served;
-  time_point now;
+  view_clock now;
   // The API path of an object of a kind, or nullopt when no served resource shows that kind.
   std::function<std::optional<std::string>(const kind_key&, const std::string& namespace_, const std::string& name)>
       path_for;
@@ -27,6 +66,8 @@ struct view_context {
   // Documents a section polls (section::documents); null in snapshot mode and in tests that
   // give none.
   const polled_documents* documents = nullptr;
+  // Set while a view renders for the cache: documents asked for are noted here.
+  view_reads* reads = nullptr;
 
   // The path as JSON: a string, or null.
   json path_json(const kind_key& type, const std::string& namespace_, const std::string& name) const;

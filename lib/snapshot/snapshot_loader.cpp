@@ -168,6 +168,9 @@ void snapshot_loader::load_json(const std::string& path, const std::string& raw,
   const std::string text = without_dump_logs(raw);
   json_decoder decoder(profiles_);
   for (const json_value_text& value : split_json_values(text)) {
+    if (load_json_list(decoder, value.text, path, line_at(text, value.offset), report)) {
+      continue;
+    }
     auto decoded = decoder.decode_untyped(value.text);
     if (decoded.ok()) {
       add_document(std::move(*decoded.value), path, line_at(text, value.offset), report);
@@ -230,14 +233,38 @@ void snapshot_loader::add_document(json document, const std::string& path, int l
   add_object(std::move(document), path, line, report);
 }
 
+bool snapshot_loader::load_json_list(json_decoder& decoder, std::string_view text, const std::string& path, int line,
+                                     snapshot_report& report) {
+  std::optional<value_head> head = decoder.peek_head(text);
+  if (!head || !head->has_items || !head->kind.ends_with("List")) {
+    return false;
+  }
+  // A typed list (WorkloadList) is read with its items' profile masking while parsing, the
+  // live path; a mixed `List` (kubectl get -o json) item by item by each one's kind.
+  const bool typed = head->kind != "List" && !head->api_version.empty();
+  auto decoded = typed ? decoder.decode_list(text, head->api_version, head->kind.substr(0, head->kind.size() - 4))
+                       : decoder.decode_list(text);
+  if (!decoded.ok()) {
+    return false;
+  }
+  for (packed_body& item : decoded.value->items) {
+    add_packed(std::move(item), path, line, report);
+  }
+  return true;
+}
+
 void snapshot_loader::add_object(json object, const std::string& path, int line, snapshot_report& report) {
   kind_key type{std::string(group_of(string_or(object, {"apiVersion"}))), string_or(object, {"kind"})};
   packed_writer writer;
-  packed_body packed = apply_profile(std::move(object), profiles_.for_kind(type), writer);
+  add_packed(apply_profile(std::move(object), profiles_.for_kind(type), writer), path, line, report);
+}
+
+void snapshot_loader::add_packed(packed_body packed, const std::string& path, int line, snapshot_report& report) {
   std::string error;
+  std::string what = string_or(packed.root(), {"kind"});
   object_ptr cached = make_object(std::move(packed), now_, &error);
   if (!cached) {
-    std::string what = type.kind.empty() ? "an object" : type.kind;
+    what = what.empty() ? "an object" : what;
     report.errors.push_back({path, line, what + " skipped: " + error});
     return;
   }

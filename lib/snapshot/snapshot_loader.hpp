@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ingest/ingest_profile.hpp"
+#include "ingest/json_decoder.hpp"
 #include "store/object_store.hpp"
 #include "store/served_kinds.hpp"
 
@@ -56,6 +57,11 @@ class snapshot_loader {
   void load_json(const std::string& path, const std::string& text, snapshot_report& report);
   void add_document(json document, const std::string& path, int line, snapshot_report& report);
   void add_object(json object, const std::string& path, int line, snapshot_report& report);
+  void add_packed(packed_body packed, const std::string& path, int line, snapshot_report& report);
+  // A `*List` value read item by item through the profiles, as a live list is; false when it
+  // is not one or does not decode (the caller then reads it whole and reports where it breaks).
+  bool load_json_list(json_decoder& decoder, std::string_view text, const std::string& path, int line,
+                      snapshot_report& report);
   void register_crd(const json& crd);
 
   object_store& store_;

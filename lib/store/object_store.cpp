@@ -77,6 +77,7 @@ void object_store::upsert(object_ptr object) {
     cache.by_key.emplace(key, object);
   }
   index(cache, object);
+  changed(object->type);
   notify(type, object);
 }
 
@@ -92,6 +93,7 @@ bool object_store::remove(const kind_key& type, const std::string& namespace_, c
   object_ptr gone = it->second;
   unindex(cache->second, gone);
   cache->second.by_key.erase(it);
+  changed(type);
   notify(change_type::deleted, gone);
   return true;
 }
@@ -132,12 +134,14 @@ void object_store::forget(const kind_key& type) {
     gone.push_back(object);
   }
   kinds_.erase(cache);
+  changed(type);
   for (const object_ptr& object : gone) {
     notify(change_type::deleted, object);
   }
 }
 
 object_ptr object_store::get(const kind_key& type, const std::string& namespace_, const std::string& name) const {
+  record(type);
   auto cache = kinds_.find(type);
   if (cache == kinds_.end()) {
     return nullptr;
@@ -147,6 +151,7 @@ object_ptr object_store::get(const kind_key& type, const std::string& namespace_
 }
 
 object_ptr object_store::get_by_uid(const kind_key& type, const std::string& uid) const {
+  record(type);
   auto cache = kinds_.find(type);
   if (cache == kinds_.end() || uid.empty()) {
     return nullptr;
@@ -160,6 +165,7 @@ object_ptr object_store::get_by_uid(const kind_key& type, const std::string& uid
 }
 
 std::vector<object_ptr> object_store::list(const kind_key& type, const std::optional<std::string>& namespace_) const {
+  record(type);
   std::vector<object_ptr> out;
   auto cache = kinds_.find(type);
   if (cache == kinds_.end()) {
@@ -181,6 +187,7 @@ std::vector<object_ptr> object_store::list(const kind_key& type, const std::opti
 }
 
 std::size_t object_store::count(const kind_key& type) const {
+  record(type);
   auto cache = kinds_.find(type);
   return cache == kinds_.end() ? 0 : cache->second.by_key.size();
 }
@@ -197,6 +204,7 @@ std::vector<object_ptr> object_store::resolve(const kind_cache& cache, const std
 
 std::vector<object_ptr> object_store::with_label(const kind_key& type, const std::string& key,
                                                  const std::string& value) const {
+  record(type);
   auto cache = kinds_.find(type);
   if (cache == kinds_.end()) {
     return {};
@@ -215,6 +223,7 @@ std::vector<object_ptr> object_store::with_label(const kind_key& type, const std
 }
 
 std::vector<object_ptr> object_store::owned_by(const kind_key& type, const std::string& owner_uid) const {
+  record(type);
   auto cache = kinds_.find(type);
   if (cache == kinds_.end()) {
     return {};
@@ -228,11 +237,30 @@ void object_store::index_label(const kind_key& type, const std::string& label_ke
   if (cache.keys_by_label.contains(label_key)) {
     return;
   }
+  changed(type);
   auto& values = cache.keys_by_label[label_key];
   for (const auto& [key, object] : cache.by_key) {
     if (auto label = get_string(object->body(), {"metadata", "labels", label_key})) {
       values[*label].insert(key);
     }
+  }
+}
+
+std::uint64_t object_store::generation(const kind_key& type) const {
+  auto it = generations_.find(type);
+  return it == generations_.end() ? 0 : it->second;
+}
+
+void object_store::record(const kind_key& type) const {
+  if (recording_ != nullptr) {
+    recording_->kinds.try_emplace(type, generation(type));
+  }
+}
+
+void object_store::record_every_kind() const {
+  if (recording_ != nullptr && !recording_->every_kind) {
+    recording_->every_kind = true;
+    recording_->every_kind_generation = generation_;
   }
 }
 
@@ -242,9 +270,13 @@ std::string cut_reason(std::size_t cap, std::string_view noun) {
 
 void object_store::set_completeness(const kind_key& type, list_completeness completeness) {
   list_completeness& held = kinds_[type].completeness;
-  const bool changed = held.value != completeness.value;
+  const bool state_changed = held.value != completeness.value;
+  if (!state_changed && held.reason == completeness.reason) {
+    return;
+  }
   held = std::move(completeness);
-  if (changed) {
+  changed(type);
+  if (state_changed) {
     for (const auto& on_change : completeness_listeners_) {
       on_change(type);
     }
@@ -252,11 +284,13 @@ void object_store::set_completeness(const kind_key& type, list_completeness comp
 }
 
 list_completeness object_store::completeness(const kind_key& type) const {
+  record(type);
   auto cache = kinds_.find(type);
   return cache == kinds_.end() ? list_completeness{} : cache->second.completeness;
 }
 
 std::vector<kind_key> object_store::kinds() const {
+  record_every_kind();
   std::vector<kind_key> out;
   for (const auto& [type, cache] : kinds_) {
     out.push_back(type);
@@ -265,6 +299,7 @@ std::vector<kind_key> object_store::kinds() const {
 }
 
 std::size_t object_store::total() const {
+  record_every_kind();
   std::size_t sum = 0;
   for (const auto& [type, cache] : kinds_) {
     sum += cache.by_key.size();

@@ -5,6 +5,7 @@
 // Writers are the snapshot loader and the watch reflectors; readers are interpreters, which get
 // a const reference and never mutate. Listeners are told of every change so the problem engine
 // can re-evaluate.
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "store/object.hpp"
+#include "store/view_reads.hpp"
 
 namespace sextant {
 
@@ -75,6 +77,15 @@ class object_store {
     completeness_listeners_.push_back(std::move(on_change));
   }
 
+  // How many times a kind has changed (objects, completeness, indexes), as a number drawn from
+  // one counter: it never repeats, even after `forget`. 0 for a kind never touched.
+  std::uint64_t generation(const kind_key& type) const;
+  // The counter itself: changes whenever any kind changes.
+  std::uint64_t generation() const { return generation_; }
+  // While set, every read notes its kind into `reads` (a view's render records what it read).
+  // Const: recording changes no object. Null stops recording.
+  void record_reads(view_reads* reads) const { recording_ = reads; }
+
  private:
   struct kind_cache {
     std::map<std::string, object_ptr> by_key;
@@ -90,9 +101,16 @@ class object_store {
   void notify(change_type type, const object_ptr& object);
   std::vector<object_ptr> resolve(const kind_cache& cache, const std::set<std::string>& keys) const;
 
+  void changed(const kind_key& type) { generations_[type] = ++generation_; }
+  void record(const kind_key& type) const;
+  void record_every_kind() const;
+
   std::map<kind_key, kind_cache> kinds_;
   std::vector<listener> listeners_;
   std::vector<std::function<void(const kind_key&)>> completeness_listeners_;
+  std::map<kind_key, std::uint64_t> generations_;  // kept across `forget`, so never reused
+  std::uint64_t generation_ = 0;
+  mutable view_reads* recording_ = nullptr;
 };
 
 }  // namespace sextant

@@ -4,14 +4,19 @@ namespace sextant {
 
 void polled_documents::set(const document_key& key, json body, time_point read_at) {
   documents_[key] = polled_document_entry{pack(body), read_at};
+  ++generation_;
 }
 
 void polled_documents::erase(const document_key& key) {
-  documents_.erase(key);
+  if (documents_.erase(key) > 0) {
+    ++generation_;
+  }
 }
 
 void polled_documents::erase_all(const std::string& id) {
-  std::erase_if(documents_, [&id](const auto& entry) { return entry.first.id == id; });
+  if (std::erase_if(documents_, [&id](const auto& entry) { return entry.first.id == id; }) > 0) {
+    ++generation_;
+  }
 }
 
 const polled_document_entry* polled_documents::find(const document_key& key) const {
@@ -27,7 +32,10 @@ std::vector<document_key> polled_documents::asked_since(const std::string& id, s
   std::vector<document_key> keys;
   for (auto it = asked_.begin(); it != asked_.end();) {
     if (it->second < since) {
-      documents_.erase(it->first);  // nobody looks at it any more: do not serve it stale later
+      // Nobody looks at it any more: do not serve it stale later.
+      if (documents_.erase(it->first) > 0) {
+        ++generation_;
+      }
       it = asked_.erase(it);
       continue;
     }

@@ -5,6 +5,7 @@
 //
 // Owned by the event loop with the object store; not thread-safe.
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,10 +46,13 @@ class polled_documents {
   void ask(const document_key& key) const;
   // The documents of `id` asked for at or after `since`; older asks are forgotten.
   std::vector<document_key> asked_since(const std::string& id, steady::time_point since);
+  // Changes whenever a document is set or dropped: views that read documents key on it.
+  std::uint64_t generation() const { return generation_; }
 
  private:
   std::map<document_key, polled_document_entry> documents_;
   mutable std::map<document_key, steady::time_point> asked_;
+  std::uint64_t generation_ = 0;
 };
 
 }  // namespace sextant

@@ -21,21 +21,26 @@ void served_kinds::add(served_kind kind) {
   auto it = kinds_.find(kind.type);
   if (it == kinds_.end()) {
     kinds_.emplace(kind.type, std::move(kind));
+    ++generation_;
     return;
   }
   for (std::string& version : kind.versions) {
     auto& versions = it->second.versions;
     if (std::find(versions.begin(), versions.end(), version) == versions.end()) {
       versions.push_back(std::move(version));
+      ++generation_;
     }
   }
-  if (it->second.plural.empty()) {
+  if (it->second.plural.empty() && !kind.plural.empty()) {
     it->second.plural = kind.plural;
+    ++generation_;
   }
 }
 
 void served_kinds::remove(const kind_key& type) {
-  kinds_.erase(type);
+  if (kinds_.erase(type) > 0) {
+    ++generation_;
+  }
 }
 
 const served_kind* served_kinds::find(const kind_key& type) const {

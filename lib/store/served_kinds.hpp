@@ -3,6 +3,7 @@
 //
 // Live, it is filled from the API server's discovery documents; in snapshot mode, from the
 // objects and CustomResourceDefinitions in the snapshot. Sections are listed from it.
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -30,15 +31,21 @@ class served_kinds {
   // Adds a kind or merges versions into the one already known.
   void add(served_kind kind);
   void remove(const kind_key& type);
-  void clear() { kinds_.clear(); }
+  void clear() {
+    kinds_.clear();
+    ++generation_;
+  }
   bool serves(const kind_key& type) const { return kinds_.contains(type); }
   const served_kind* find(const kind_key& type) const;
   // Every served version of a group, in the order first seen.
   std::vector<std::string> group_versions(const std::string& group) const;
   std::vector<served_kind> all() const;
+  // Changes whenever what is served changes: cached views key on it (links, sections).
+  std::uint64_t generation() const { return generation_; }
 
  private:
   std::map<kind_key, served_kind> kinds_;
+  std::uint64_t generation_ = 0;
 };
 
 }  // namespace sextant
