@@ -23,7 +23,7 @@ list_item item_of(const json& summary, std::string key) {
 
 }  // namespace
 
-list_render::list_render(const daemon_state& state, const section& owner, const resource_def& resource)
+list_render::list_render(daemon_state& state, const section& owner, const resource_def& resource)
     : state_(state), owner_(owner), resource_(resource), rendered_at_(render_instant(state)) {}
 
 void list_render::start(const view_context& context) {

@@ -8,6 +8,7 @@
 #include "sections/common/links.hpp"
 #include "sections/common/lists.hpp"
 #include "sections/core/core_section.hpp"
+#include "sections/core/pod_reading.hpp"
 #include "sections/dra/claim_reading.hpp"
 #include "sections/dra/device_inventory.hpp"
 #include "sections/dra/device_requests.hpp"
@@ -244,10 +245,10 @@ struct waiting_pod_reason {
 std::optional<waiting_pod_reason> scheduler_reason_for(const std::vector<claim_user>& users) {
   for (const claim_user& user : users) {
     const packed_value& body = user.pod->body();
-    if (!waiting_for_scheduler(body) || scheduling_gated(body)) {
+    if (!core::waiting_for_scheduler(body) || core::scheduling_gated(body)) {
       continue;
     }
-    const packed_value* condition = not_scheduled_condition(body);
+    const packed_value* condition = core::not_scheduled_condition(body);
     if (condition == nullptr) {
       continue;
     }
