@@ -62,6 +62,109 @@ json categories_json(const problem_engine& engine) {
   return out;
 }
 
+api_response routed(api_response response, std::string route) {
+  response.route = std::move(route);
+  return response;
+}
+
+// A section's own route: /api/v1/{section}/{segment}/...
+api_response own_route_answer(daemon_state& state, const section& owner, const section_route& route,
+                              const parsed_target& target) {
+  if (state.demand) {
+    for (const kind_key& needed : route.reads_on_demand) {
+      state.demand(needed);
+    }
+  }
+  std::vector<std::string> rest(target.segments.begin() + 4, target.segments.end());
+  route_answer answer;
+  try {
+    answer = route.handle(rest, state.context());
+  } catch (const std::exception& error) {
+    state.interpreter_failed(owner.id, route.segment, "route", error.what());
+    throw;  // answered as every failed request is: 500 with the reason
+  }
+  api_response response = answer.status >= 400
+                              ? error_response(answer.status, answer.reason.empty() ? "NotFound" : answer.reason,
+                                               string_or(answer.body, {"message"}, "not found"))
+                              : json_response(answer.body, answer.status);
+  return routed(std::move(response), "/api/v1/" + owner.id + "/" + route.segment + "/...");
+}
+
+// /api/v1/{section}/{resource}[?namespace=]
+api_response list_answer(daemon_state& state, const section& owner, const resource_def& resource,
+                         const parsed_target& target) {
+  if (auto bad = only_params(target, {"namespace"})) {
+    return *bad;
+  }
+  std::optional<std::string> namespace_;
+  if (auto it = target.query.find("namespace"); it != target.query.end()) {
+    if (!resource.namespaced) {
+      return error_response(400, "BadRequest", resource.id + " are not namespaced: drop ?namespace=");
+    }
+    if (!valid_namespace(it->second)) {
+      return error_response(400, "BadRequest", "\"" + it->second + "\" is not a valid namespace name");
+    }
+    namespace_ = it->second;
+  }
+  return json_response(resource_list(state, owner, resource, namespace_, state.context()));
+}
+
+// Opening details asks for the kinds watched on demand that they read (the resource's own and
+// every section's extensions of its kind).
+void ask_for_details_kinds(daemon_state& state, const resource_def& resource) {
+  if (!state.demand) {
+    return;
+  }
+  for (const kind_key& needed : resource.reads_on_demand) {
+    state.demand(needed);
+  }
+  for (const section& other : state.catalog.sections()) {
+    for (const details_extension& extension : other.extensions) {
+      if (extension.type == resource.type) {
+        for (const kind_key& needed : extension.reads_on_demand) {
+          state.demand(needed);
+        }
+      }
+    }
+  }
+}
+
+// /api/v1/{section}/{resource}/[{namespace}/]{name}
+api_response details_answer(daemon_state& state, const section& owner, const resource_def& resource,
+                            const parsed_target& target) {
+  const auto& s = target.segments;
+  if (auto bad = only_params(target, {})) {
+    return *bad;
+  }
+  if (resource.type.kind.empty()) {
+    return error_response(404, "NotFound", resource.id + " is a computed page: it has a list, not details");
+  }
+  if (resource.namespaced && s.size() != 6) {
+    return error_response(
+        400, "BadRequest",
+        resource.id + " are namespaced: use /api/v1/" + owner.id + "/" + resource.id + "/{namespace}/{name}");
+  }
+  if (!resource.namespaced && s.size() != 5) {
+    return error_response(400, "BadRequest",
+                          resource.id + " are cluster-scoped: use /api/v1/" + owner.id + "/" + resource.id + "/{name}");
+  }
+  const std::string namespace_ = resource.namespaced ? s[4] : std::string();
+  const std::string& name = resource.namespaced ? s[5] : s[4];
+  if (resource.namespaced && !valid_namespace(namespace_)) {
+    return error_response(400, "BadRequest", "\"" + namespace_ + "\" is not a valid namespace name");
+  }
+  if (!valid_name(name)) {
+    return error_response(400, "BadRequest", "\"" + name + "\" is not a valid object name");
+  }
+  ask_for_details_kinds(state, resource);
+  object_ptr object = state.store.get(resource.type, namespace_, name);
+  if (!object) {
+    return error_response(
+        404, "NotFound",
+        resource.type.kind + " " + (namespace_.empty() ? "" : namespace_ + "/") + name + " is not in the cache");
+  }
+  return json_response(object_details(state, owner, resource, *object, state.context()));
+}
 }  // namespace
 
 api_response api_router::handle(const api_request& request) {
@@ -309,136 +412,42 @@ api_response api_router::section_route(const parsed_target& target) {
   const auto& s = target.segments;
   const section* owner = state_.catalog.find_section(s[2]);
   if (owner == nullptr) {
-    api_response response = error_response(404, "NotFound", "no section \"" + s[2] + "\"");
-    response.route = "/api/v1/{section}";
-    return response;
+    return routed(error_response(404, "NotFound", "no section \"" + s[2] + "\""), "/api/v1/{section}");
   }
-  view_context context = state_.context();
   if (s.size() >= 4) {
     for (const sextant::section_route& route : owner->routes) {
       if (route.segment == s[3]) {
-        if (state_.demand) {
-          for (const kind_key& needed : route.reads_on_demand) {
-            state_.demand(needed);
-          }
-        }
-        std::vector<std::string> rest(s.begin() + 4, s.end());
-        route_answer answer;
-        try {
-          answer = route.handle(rest, context);
-        } catch (const std::exception& error) {
-          state_.interpreter_failed(owner->id, route.segment, "route", error.what());
-          throw;  // answered as every failed request is: 500 with the reason
-        }
-        api_response response = answer.status >= 400
-                                    ? error_response(answer.status, answer.reason.empty() ? "NotFound" : answer.reason,
-                                                     string_or(answer.body, {"message"}, "not found"))
-                                    : json_response(answer.body, answer.status);
-        response.route = "/api/v1/" + owner->id + "/" + route.segment + "/...";
-        return response;
+        return own_route_answer(state_, *owner, route, target);
       }
     }
   }
   if (!state_.catalog.listed(*owner, state_.served)) {
-    api_response response =
-        error_response(404, "NotServed", "the cluster does not serve " + owner->title + " (" + owner->group + ")");
-    response.route = "/api/v1/{section}";
-    return response;
+    return routed(
+        error_response(404, "NotServed", "the cluster does not serve " + owner->title + " (" + owner->group + ")"),
+        "/api/v1/{section}");
   }
   if (s.size() == 3) {
-    api_response response = error_response(404, "NotFound", "name a resource: /api/v1/" + owner->id + "/{resource}");
-    response.route = "/api/v1/{section}";
-    return response;
+    return routed(error_response(404, "NotFound", "name a resource: /api/v1/" + owner->id + "/{resource}"),
+                  "/api/v1/{section}");
   }
   resource_match match = state_.catalog.find_resource(owner->id, s[3]);
   if (match.resource == nullptr) {
-    api_response response =
-        error_response(404, "NotFound", "section " + owner->id + " has no resource \"" + s[3] + "\"");
-    response.route = "/api/v1/{section}/{resource}";
-    return response;
+    return routed(error_response(404, "NotFound", "section " + owner->id + " has no resource \"" + s[3] + "\""),
+                  "/api/v1/{section}/{resource}");
   }
   const resource_def& resource = *match.resource;
   if (!state_.catalog.served(*owner, resource, state_.served)) {
-    api_response response = error_response(
-        404, "NotServed", "the cluster does not serve " + resource.type.kind + " (" + resource.type.group + ")");
-    response.route = "/api/v1/{section}/{resource}";
-    return response;
+    return routed(error_response(404, "NotServed",
+                                 "the cluster does not serve " + resource.type.kind + " (" + resource.type.group + ")"),
+                  "/api/v1/{section}/{resource}");
   }
   if (!resource.on_demand_category.empty() && state_.demand) {
     state_.demand(resource.type);
   }
   if (s.size() == 4) {
-    api_response response;
-    if (auto bad = only_params(target, {"namespace"})) {
-      response = *bad;
-    } else {
-      std::optional<std::string> namespace_;
-      if (auto it = target.query.find("namespace"); it != target.query.end()) {
-        if (!resource.namespaced) {
-          response = error_response(400, "BadRequest", resource.id + " are not namespaced: drop ?namespace=");
-        } else if (!valid_namespace(it->second)) {
-          response = error_response(400, "BadRequest", "\"" + it->second + "\" is not a valid namespace name");
-        }
-        namespace_ = it->second;
-      }
-      if (response.status == 200) {
-        response = json_response(resource_list(state_, *owner, resource, namespace_, context));
-      }
-    }
-    response.route = "/api/v1/{section}/{resource}";
-    return response;
+    return routed(list_answer(state_, *owner, resource, target), "/api/v1/{section}/{resource}");
   }
-  api_response response;
-  response.route = "/api/v1/{section}/{resource}/...";
-  if (auto bad = only_params(target, {})) {
-    response = *bad;
-    response.route = "/api/v1/{section}/{resource}/...";
-    return response;
-  }
-  if (resource.type.kind.empty()) {
-    response = error_response(404, "NotFound", resource.id + " is a computed page: it has a list, not details");
-  } else if (resource.namespaced && s.size() != 6) {
-    response = error_response(
-        400, "BadRequest",
-        resource.id + " are namespaced: use /api/v1/" + owner->id + "/" + resource.id + "/{namespace}/{name}");
-  } else if (!resource.namespaced && s.size() != 5) {
-    response =
-        error_response(400, "BadRequest",
-                       resource.id + " are cluster-scoped: use /api/v1/" + owner->id + "/" + resource.id + "/{name}");
-  } else {
-    const std::string namespace_ = resource.namespaced ? s[4] : std::string();
-    const std::string& name = resource.namespaced ? s[5] : s[4];
-    if (resource.namespaced && !valid_namespace(namespace_)) {
-      response = error_response(400, "BadRequest", "\"" + namespace_ + "\" is not a valid namespace name");
-    } else if (!valid_name(name)) {
-      response = error_response(400, "BadRequest", "\"" + name + "\" is not a valid object name");
-    } else {
-      if (state_.demand) {
-        for (const kind_key& needed : resource.reads_on_demand) {
-          state_.demand(needed);
-        }
-        for (const section& other : state_.catalog.sections()) {
-          for (const details_extension& extension : other.extensions) {
-            if (extension.type == resource.type) {
-              for (const kind_key& needed : extension.reads_on_demand) {
-                state_.demand(needed);
-              }
-            }
-          }
-        }
-      }
-      object_ptr object = state_.store.get(resource.type, namespace_, name);
-      if (!object) {
-        response = error_response(
-            404, "NotFound",
-            resource.type.kind + " " + (namespace_.empty() ? "" : namespace_ + "/") + name + " is not in the cache");
-      } else {
-        response = json_response(object_details(state_, *owner, resource, *object, context));
-      }
-    }
-  }
-  response.route = "/api/v1/{section}/{resource}/...";
-  return response;
+  return routed(details_answer(state_, *owner, resource, target), "/api/v1/{section}/{resource}/...");
 }
 
 }  // namespace sextant
