@@ -9,7 +9,7 @@ json view_context::path_json(const kind_key& type, const std::string& namespace_
     return nullptr;
   }
   auto path = path_for(type, namespace_, name);
-  return path ? json(*path) : json(nullptr);
+  return or_null(path);
 }
 
 resource_def kind_resource(std::string plural, std::string title, kind_key type, scope where) {

@@ -6,7 +6,7 @@ json link_json(const view_context& context, const kind_key& type, const std::str
                const std::string& namespace_, const std::string& name) {
   return json{{"apiVersion", api_version},
               {"kind", type.kind},
-              {"namespace", namespace_.empty() ? json(nullptr) : json(namespace_)},
+              {"namespace", or_null(namespace_)},
               {"name", name},
               {"path", context.path_json(type, namespace_, name)}};
 }

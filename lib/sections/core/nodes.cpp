@@ -5,7 +5,7 @@
 namespace sextant::core {
 
 object_state node_state(const cached_object& node, const view_context&) {
-  const packed_value* ready = find_condition(array_or_empty(node.body(), {"status", "conditions"}), "Ready");
+  const packed_value* ready = condition_of(node.body(), "Ready");
   object_state state;
   if (ready == nullptr) {
     state.label = "Unknown";

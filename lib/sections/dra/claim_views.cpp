@@ -120,11 +120,11 @@ json read_allocation(const cached_object& claim, const view_context& context, de
     json entry = {
         {"request", device.request},
         {"mainRequest", main_request},
-        {"subRequest", sub_request.empty() ? json(nullptr) : json(sub_request)},
+        {"subRequest", or_null(sub_request)},
         {"driver", device.driver},
         {"pool", device.pool},
         {"device", device.device},
-        {"shareID", device.share_id.empty() ? json(nullptr) : json(device.share_id)},
+        {"shareID", or_null(device.share_id)},
         {"adminAccess", get_bool(*device.result, {"adminAccess"}).value_or(false)},
         {"bindingConditions", binding_conditions},
         {"bindingFailureConditions", string_array(member(*device.result, "bindingFailureConditions"))},
@@ -180,15 +180,11 @@ json read_consumers(const cached_object& claim, const view_context& context, det
   for (const claim_consumer& consumer : reserved_for(claim.body())) {
     consumer_kind kind = kind_of(consumer, context);
     json exists = consumer_exists(kind, claim.namespace_, consumer, context);
-    json path = context.path_json(kind.type, claim.namespace_, consumer.name);
-    out.push_back({{"rel", "consumer"},
-                   {"apiVersion", kind.api_version},
-                   {"kind", kind.kind},
-                   {"namespace", claim.namespace_.empty() ? json(nullptr) : json(claim.namespace_)},
-                   {"name", consumer.name},
-                   {"path", path},
-                   {"uid", consumer.uid.empty() ? json(nullptr) : json(consumer.uid)},
-                   {"exists", exists}});
+    json entry = {{"rel", "consumer"}};
+    entry.update(link_json(context, kind.type, kind.api_version, claim.namespace_, consumer.name));
+    entry["uid"] = or_null(consumer.uid);
+    entry["exists"] = exists;
+    out.push_back(std::move(entry));
     view.link(context, "consumer", kind.api_version, kind.kind, claim.namespace_, consumer.name);
     if (exists == json(false)) {
       view.note("The claim is reserved for " + consumer_text(consumer) +

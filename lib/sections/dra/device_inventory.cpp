@@ -105,10 +105,10 @@ json device_row(const slice_info& info, const std::string& slice_name, const pub
                 bool pool_complete, const allocation_index& allocations, const view_context& context) {
   json row = {{"driver", info.driver},
               {"pool", info.pool},
-              {"poolGeneration", info.generation ? json(*info.generation) : json(nullptr)},
+              {"poolGeneration", or_null(info.generation)},
               {"poolComplete", pool_complete},
-              {"node", device.node.empty() ? json(nullptr) : json(device.node)},
-              {"nodeSelector", device.node_selector.empty() ? json(nullptr) : json(device.node_selector)},
+              {"node", or_null(device.node)},
+              {"nodeSelector", or_null(device.node_selector)},
               {"allNodes", device.all_nodes},
               {"device", device.name},
               {"attributes", device.attributes},

@@ -24,8 +24,7 @@ std::vector<finding> evaluate_pod(const cached_object& pod, const view_context& 
     return {};
   }
   const packed_value* condition = core::not_scheduled_condition(body);
-  scheduler_reading scheduler =
-      recognise_scheduler_message(condition == nullptr ? std::string() : string_or(*condition, {"message"}));
+  scheduler_reading scheduler = recognise_scheduler_message(condition_message(condition));
   bool dra_named = !scheduler.reasons.empty();
   std::vector<std::string> parts;
   for (const pod_claim& entry : claims) {

@@ -1,4 +1,5 @@
 // What DRA adds to a Pod's details: its claims, and the DRA reasons it waits.
+#include "sections/common/conditions.hpp"
 #include "sections/core/pod_reading.hpp"
 #include "sections/dra/claim_reading.hpp"
 #include "sections/dra/device_requests.hpp"
@@ -36,12 +37,12 @@ json claim_users(const packed_value& pod, const std::string& claim) {
 json claim_entry(const pod_claim& entry, const cached_object& pod, const view_context& context) {
   object_state state = read_pod_claim(entry, context).state;
   bool known = !entry.claim_name.empty();
-  return json{{"name", entry.name.empty() ? json(nullptr) : json(entry.name)},
+  return json{{"name", or_null(entry.name)},
               {"claimName", known ? json(entry.claim_name) : json(nullptr)},
-              {"source", entry.source.empty() ? json(nullptr) : json(entry.source)},
-              {"templateName", entry.template_name.empty() ? json(nullptr) : json(entry.template_name)},
+              {"source", or_null(entry.source)},
+              {"templateName", or_null(entry.template_name)},
               {"state", state.label},
-              {"reason", state.reason.empty() ? json(nullptr) : json(state.reason)},
+              {"reason", or_null(state.reason)},
               {"message", state.message},
               {"reservedForPod", entry.claim ? reserved_for_pod(entry.claim->body(), pod) : false},
               {"usedBy", claim_users(pod.body(), entry.name)},
@@ -108,7 +109,7 @@ void extend_pod_details(const cached_object& pod, const view_context& context, d
     return;
   }
   const packed_value* condition = core::not_scheduled_condition(pod.body());
-  std::string message = condition == nullptr ? std::string() : string_or(*condition, {"message"});
+  std::string message = condition_message(condition);
   std::vector<dra_reason> reasons = recognise_scheduler_message(message).reasons;
   std::size_t told = reasons.size();
   for (dra_reason& fact : reasons_from_objects(claims, context)) {

@@ -61,7 +61,7 @@ void template_details(const cached_object& claim_template, const view_context& c
            {"name", pod->name},
            {"path", context.path_json(pod->type, pod->namespace_, pod->name)},
            {"podClaimName", entry.name},
-           {"claimName", entry.claim_name.empty() ? json(nullptr) : json(entry.claim_name)},
+           {"claimName", or_null(entry.claim_name)},
            {"claimPath", entry.claim_name.empty() ? json(nullptr)
                                                   : context.path_json(claim_kind, pod->namespace_, entry.claim_name)}});
     }

@@ -42,7 +42,7 @@ json counters(const packed_value& queue) {
   json out = json::object();
   for (const char* field : {"pendingWorkloads", "reservingWorkloads", "admittedWorkloads"}) {
     auto value = get_int(queue, {"status", field});
-    out[field] = value ? json(*value) : json(nullptr);
+    out[field] = or_null(value);
   }
   return out;
 }
@@ -95,7 +95,7 @@ json quota_table(const cached_object& queue, const view_context&) {
 
 void cluster_queue_summary(const cached_object& queue, const view_context&, json& summary) {
   std::string cohort = cohort_of(queue.body());
-  summary["cohort"] = cohort.empty() ? json(nullptr) : json(cohort);
+  summary["cohort"] = or_null(cohort);
   summary["workloads"] = counters(queue.body());
 }
 

@@ -42,7 +42,7 @@ void local_queue_summary(const cached_object& queue, const view_context&, json& 
   json counts = json::object();
   for (const char* field : {"pendingWorkloads", "reservingWorkloads", "admittedWorkloads"}) {
     auto value = get_int(queue.body(), {"status", field});
-    counts[field] = value ? json(*value) : json(nullptr);
+    counts[field] = or_null(value);
   }
   summary["workloads"] = std::move(counts);
 }

@@ -47,7 +47,7 @@ json pod_sets_json(const packed_value& workload) {
     }
     json entry = {{"name", name},
                   {"count", count},
-                  {"minCount", get_int(pod_set, {"minCount"}) ? json(*get_int(pod_set, {"minCount"})) : json(nullptr)},
+                  {"minCount", or_null(get_int(pod_set, {"minCount"}))},
                   {"requestsPerPod", per_pod},
                   {"requests", total},
                   {"assigned", nullptr}};

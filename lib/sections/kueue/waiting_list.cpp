@@ -58,7 +58,7 @@ json waiting_list(const std::vector<queue_ref>& local_queues, const view_context
     if (positions) {
       if (auto found = positions(workload, context)) {
         auto value = which == position_in::cluster_queue ? found->in_cluster_queue : found->in_local_queue;
-        position = value ? json(*value) : json(nullptr);
+        position = or_null(value);
       }
     }
     items.push_back({{"namespace", workload.namespace_},
@@ -75,7 +75,7 @@ json waiting_list(const std::vector<queue_ref>& local_queues, const view_context
   return json{{"items", std::move(items)},
               {"total", waiting.size()},
               {"incomplete", !reason.empty()},
-              {"incompleteReason", reason.empty() ? json(nullptr) : json(reason)}};
+              {"incompleteReason", or_null(reason)}};
 }
 
 }  // namespace sextant::kueue

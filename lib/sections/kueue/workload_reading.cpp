@@ -222,11 +222,9 @@ json evictions_json(const eviction_summary& summary) {
   json by_reason = json::array();
   for (const eviction_count& entry : summary.by_reason) {
     by_reason.push_back(
-        {{"reason", entry.reason},
-         {"underlyingCause", entry.underlying_cause.empty() ? json(nullptr) : json(entry.underlying_cause)},
-         {"count", entry.count}});
+        {{"reason", entry.reason}, {"underlyingCause", or_null(entry.underlying_cause)}, {"count", entry.count}});
   }
-  return json{{"total", summary.total ? json(*summary.total) : json(nullptr)}, {"byReason", std::move(by_reason)}};
+  return json{{"total", or_null(summary.total)}, {"byReason", std::move(by_reason)}};
 }
 
 }  // namespace sextant::kueue

@@ -10,7 +10,7 @@ namespace {
 json priority_json(const packed_value& body) {
   auto value = get_int(body, {"spec", "priority"});
   auto ref = priority_class_of(body);
-  return json{{"value", value ? json(*value) : json(nullptr)},
+  return json{{"value", or_null(value)},
               {"className", ref ? json(ref->name) : json(nullptr)},
               {"classKind", ref ? json(ref->kind) : json(nullptr)}};
 }
@@ -22,7 +22,7 @@ json deactivation_json(const deactivation& how) {
                 deactivation_cause_words(how.cause) + ". Set spec.active back to true to queue it again."
           : "A person deactivated it (spec.active is false). Set it back to true to queue it again.";
   return json{{"by", how.by_kueue ? "kueue" : "person"},
-              {"cause", how.cause.empty() ? json(nullptr) : json(how.cause)},
+              {"cause", or_null(how.cause)},
               {"reason", how.reason},
               {"message", how.message},
               {"inProgress", how.in_progress},
@@ -37,9 +37,8 @@ json admission_checks_json(const cached_object& workload, const view_context& co
     json entry = link_to(context, admission_check_kind, "", name);
     entry["state"] = string_or(check, {"state"}, "Pending");
     entry["message"] = string_or(check, {"message"});
-    entry["lastTransitionTime"] =
-        get_string(check, {"lastTransitionTime"}) ? json(string_or(check, {"lastTransitionTime"})) : json(nullptr);
-    entry["retryCount"] = get_int(check, {"retryCount"}) ? json(*get_int(check, {"retryCount"})) : json(nullptr);
+    entry["lastTransitionTime"] = or_null(get_string(check, {"lastTransitionTime"}));
+    entry["retryCount"] = or_null(get_int(check, {"retryCount"}));
     out.push_back(std::move(entry));
   }
   return out;
@@ -54,8 +53,8 @@ object_state workload_state(const cached_object& workload, const view_context&) 
 void workload_summary(const cached_object& workload, const view_context& context, json& summary) {
   std::string local = string_or(workload.body(), {"spec", "queueName"});
   std::string cluster = cluster_queue_of(workload, context);
-  summary["localQueue"] = local.empty() ? json(nullptr) : json(local);
-  summary["clusterQueue"] = cluster.empty() ? json(nullptr) : json(cluster);
+  summary["localQueue"] = or_null(local);
+  summary["clusterQueue"] = or_null(cluster);
   summary["priority"] = get_int(workload.body(), {"spec", "priority"})
                             ? json(*get_int(workload.body(), {"spec", "priority"}))
                             : json(nullptr);
@@ -99,9 +98,8 @@ void workload_details(const cached_object& workload, const view_context& context
   view.blocks["admissionChecks"] = admission_checks_json(workload, context);
   if (const packed_value* requeue = find(body, {"status", "requeueState"});
       requeue != nullptr && requeue->is_object()) {
-    view.blocks["requeueState"] = {
-        {"count", get_int(*requeue, {"count"}) ? json(*get_int(*requeue, {"count"})) : json(nullptr)},
-        {"requeueAt", get_string(*requeue, {"requeueAt"}) ? json(string_or(*requeue, {"requeueAt"})) : json(nullptr)}};
+    view.blocks["requeueState"] = {{"count", or_null(get_int(*requeue, {"count"}))},
+                                   {"requeueAt", or_null(get_string(*requeue, {"requeueAt"}))}};
   } else {
     view.blocks["requeueState"] = nullptr;
   }
@@ -112,8 +110,7 @@ void workload_details(const cached_object& workload, const view_context& context
   }
   auto maximum = get_int(body, {"spec", "maximumExecutionTimeSeconds"});
   auto accumulated = accumulated_execution_seconds(body);
-  view.blocks["execution"] = {{"maximumSeconds", maximum ? json(*maximum) : json(nullptr)},
-                              {"accumulatedPastSeconds", accumulated ? json(*accumulated) : json(nullptr)}};
+  view.blocks["execution"] = {{"maximumSeconds", or_null(maximum)}, {"accumulatedPastSeconds", or_null(accumulated)}};
   link_owners(workload, context, view);
   view.blocks["conditions"] = status_conditions_json(body);
 }

@@ -97,7 +97,7 @@ TEST_CASE("since_of: the condition's transition time, else the object's creation
   CHECK_FALSE(since_of(nullptr, pack(json::object()).root()).has_value());
 }
 
-TEST_CASE("a waiting pod's since follows the one rule in core and DRA alike", "[toolkit][since]") {
+TEST_CASE("a waiting pod's since follows the one rule in core", "[toolkit][since]") {
   fixture_cluster cluster;
   cluster.load_yaml(R"(
 apiVersion: v1
@@ -108,25 +108,8 @@ status:
   phase: Pending
   conditions:
   - {type: PodScheduled, status: "False", reason: Unschedulable, message: "0/3 nodes are available."}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: claimless, namespace: ml, uid: p2, creationTimestamp: "2026-11-29T09:30:00Z"}
-spec:
-  containers: [{name: main, image: x}]
-  resourceClaims: [{name: gpu, resourceClaimName: missing}]
-status: {phase: Pending}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
 )");
-  testing::mark_complete(cluster);
   // Core's block, from an Unschedulable condition with no time: the pod's creation.
   CHECK(testing::view_of(cluster, core::pod_kind, "ml", "untimed")["waiting"]["since"] == "2026-11-29T09:00:00Z");
-  // DRA's block, with no condition at all: the pod's creation too, and the problem agrees.
-  CHECK(testing::view_of(cluster, core::pod_kind, "ml", "claimless")["waiting"]["since"] == "2026-11-29T09:30:00Z");
-  std::vector<finding> found = dra::evaluate_pod(*cluster.get("", "Pod", "ml", "claimless"), cluster.context());
-  REQUIRE(found.size() == 1);
-  CHECK(found[0].since == at("2026-11-29T09:30:00Z"));
+  // DRA's block and problem follow the same rule: shared_readers_test.cpp.
 }

@@ -106,6 +106,9 @@ metadata: {name: gpu}
   CHECK(view["waiting"]["reasons"][1]["text"] == "Pod claim templated is not created yet from template gpu-template.");
   CHECK(found[0].message ==
         "Pending: claim nowhere does not exist; pod claim templated is not created yet from template gpu-template.");
+  // No PodScheduled condition: both say since the pod was created (since_of).
+  CHECK(found[0].since == sextant::testing::at("2026-11-29T09:00:00Z"));
+  CHECK(view["waiting"]["since"] == "2026-11-29T09:00:00Z");
   // The claims block says the same.
   CHECK(view["claims"][0]["message"] == "Claim nowhere does not exist.");
   CHECK(view["claims"][1]["message"] == "Pod claim templated is not created yet from template gpu-template.");
