@@ -8,8 +8,8 @@
 #include "api/gzip_body.hpp"
 #include "api/list_query.hpp"
 #include "api/resource_views.hpp"
-#include "util/object_names.hpp"
 #include "api/view_cache.hpp"
+#include "util/object_names.hpp"
 
 namespace sextant {
 namespace {
@@ -378,21 +378,20 @@ std::unique_ptr<answer_work> api_router::problems(const api_request& request, co
     }
     category = it->second;
   }
-  return cached(
-      request, answer_key(target, accepts_gzip(request.accept_encoding)), route,
-      [state = &state_, category](std::chrono::microseconds) -> std::optional<rendered_view> {
-        return render_recorded(*state, true, [&](const view_context&) {
-          json list = json::array();
-          for (const problem& p : state->problems.current(category)) {
-            list.push_back(p.to_json());
-          }
-          std::string incomplete = problems_incomplete_reason(state->problems, category);
-          return json_response({{"problems", std::move(list)},
-                                {"incomplete", !incomplete.empty()},
-                                {"incompleteReason", incomplete.empty() ? json(nullptr) : json(incomplete)},
-                                {"categories", categories_json(state->problems)}});
-        });
-      });
+  return cached(request, answer_key(target, accepts_gzip(request.accept_encoding)), route,
+                [state = &state_, category](std::chrono::microseconds) -> std::optional<rendered_view> {
+                  return render_recorded(*state, true, [&](const view_context&) {
+                    json list = json::array();
+                    for (const problem& p : state->problems.current(category)) {
+                      list.push_back(p.to_json());
+                    }
+                    std::string incomplete = problems_incomplete_reason(state->problems, category);
+                    return json_response({{"problems", std::move(list)},
+                                          {"incomplete", !incomplete.empty()},
+                                          {"incompleteReason", incomplete.empty() ? json(nullptr) : json(incomplete)},
+                                          {"categories", categories_json(state->problems)}});
+                  });
+                });
 }
 
 std::unique_ptr<answer_work> api_router::cached(
@@ -481,39 +480,10 @@ std::unique_ptr<answer_work> api_router::section_route(const api_request& reques
   if (owner == nullptr) {
     return fail(error_response(404, "NotFound", "no section \"" + s[2] + "\""), "/api/v1/{section}");
   }
-  const bool gzip = accepts_gzip(request.accept_encoding);
   if (s.size() >= 4) {
     for (const sextant::section_route& route : owner->routes) {
       if (route.segment == s[3]) {
-        std::vector<std::string> rest(s.begin() + 4, s.end());
-        if (state_.demand) {
-          for (const kind_key& needed : route.reads_on_demand) {
-            state_.demand(needed);
-          }
-          if (route.reads_on_demand_of) {
-            for (const kind_key& needed : route.reads_on_demand_of(rest)) {
-              state_.demand(needed);
-            }
-          }
-        }
-        return cached(request, answer_key(target, gzip), "/api/v1/" + owner->id + "/" + route.segment + "/...",
-                      [state = &state_, handle = route.handle,
-                       segment = route.segment, owner_id = owner->id,
-                       rest = std::move(rest)](std::chrono::microseconds) -> std::optional<rendered_view> {
-                        return render_recorded(*state, false, [&](const view_context& context) {
-                          route_answer answer;
-                          try {
-                            answer = handle(rest, context);
-                          } catch (const std::exception& error) {
-                            state->interpreter_failed(owner_id, segment, "route", error.what());
-                            throw;  // answered as every failed request is: 500 with the reason
-                          }
-                          return answer.status >= 400
-                                     ? error_response(answer.status, answer.reason.empty() ? "NotFound" : answer.reason,
-                                                      string_or(answer.body, {"message"}, "not found"))
-                                     : json_response(answer.body, answer.status);
-                        });
-                      });
+        return own_route(request, target, *owner, route);
       }
     }
   }
@@ -572,6 +542,42 @@ std::unique_ptr<answer_work> api_router::section_route(const api_request& reques
     return fail(error_response(400, "BadRequest", "\"" + name + "\" is not a valid object name"), details);
   }
   return details_route(request, *owner, resource, namespace_, name);
+}
+
+// A section's own route (/api/v1/{section}/{segment}/...): what it reads on demand is asked for,
+// and its answer is cached like every view.
+std::unique_ptr<answer_work> api_router::own_route(const api_request& request, const parsed_target& target,
+                                                   const section& owner, const sextant::section_route& route) {
+  const auto& s = target.segments;
+  std::vector<std::string> rest(s.begin() + 4, s.end());
+  if (state_.demand) {
+    for (const kind_key& needed : route.reads_on_demand) {
+      state_.demand(needed);
+    }
+    if (route.reads_on_demand_of) {
+      for (const kind_key& needed : route.reads_on_demand_of(rest)) {
+        state_.demand(needed);
+      }
+    }
+  }
+  return cached(request, answer_key(target, accepts_gzip(request.accept_encoding)),
+                "/api/v1/" + owner.id + "/" + route.segment + "/...",
+                [state = &state_, handle = route.handle, segment = route.segment, owner_id = owner.id,
+                 rest = std::move(rest)](std::chrono::microseconds) -> std::optional<rendered_view> {
+                  return render_recorded(*state, false, [&](const view_context& context) {
+                    route_answer answer;
+                    try {
+                      answer = handle(rest, context);
+                    } catch (const std::exception& error) {
+                      state->interpreter_failed(owner_id, segment, "route", error.what());
+                      throw;  // answered as every failed request is: 500 with the reason
+                    }
+                    return answer.status >= 400
+                               ? error_response(answer.status, answer.reason.empty() ? "NotFound" : answer.reason,
+                                                string_or(answer.body, {"message"}, "not found"))
+                               : json_response(answer.body, answer.status);
+                  });
+                });
 }
 
 std::unique_ptr<answer_work> api_router::list_route(const api_request& request, const parsed_target& target,

@@ -49,6 +49,8 @@ class api_router {
   api_response put_settings(const api_request& request, const parsed_target& target);
   api_response readiness();
   work section_route(const api_request& request, const parsed_target& target);
+  work own_route(const api_request& request, const parsed_target& target, const section& owner,
+                 const sextant::section_route& route);
   work list_route(const api_request& request, const parsed_target& target, const section& owner,
                   const resource_def& resource);
   work details_route(const api_request& request, const section& owner, const resource_def& resource,

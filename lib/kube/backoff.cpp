@@ -6,8 +6,8 @@ namespace sextant::kube {
 
 backoff::backoff(backoff_policy policy, std::uint64_t seed) : policy_(policy), step_(policy.initial), random_(seed) {}
 
-std::chrono::milliseconds backoff::next(std::chrono::steady_clock::time_point now) {
-  if (last_ != std::chrono::steady_clock::time_point{} && now - last_ > policy_.reset_after) {
+std::chrono::milliseconds backoff::next_at(std::chrono::nanoseconds now) {
+  if (last_ && now - *last_ > policy_.reset_after) {
     step_ = policy_.initial;
   }
   last_ = now;

@@ -69,7 +69,12 @@ std::chrono::seconds reflector::watch_timeout() {
 
 net::awaitable<void> reflector::pause() {
   phase_ = phase::backing_off;
-  co_await sleep_for(pause_timer_, backoff_.next(std::chrono::steady_clock::now()));
+  const std::chrono::milliseconds delay = backoff_.next(wall_.now());
+  if (options_.sleep) {
+    co_await options_.sleep(delay);
+  } else {
+    co_await sleep_for(pause_timer_, delay);
+  }
 }
 
 void reflector::mark_synced() {
@@ -288,104 +293,116 @@ net::awaitable<reflector::watch_end> reflector::consume(watch_stream& stream) {
 }
 
 net::awaitable<void> reflector::loop() {
-  const metric_labels labels{{"resource", name_}};
-  std::string list_version = "0";  // the first list may come from the server's watch cache
-  bool need_list = true;
-  bool listed_before = false;
-  bool restart_watch = false;
-  std::unique_ptr<watch_stream> stream;
-
+  loop_state state = loop_state::empty;
   while (!stopped_) {
-    if (need_list) {
-      phase_ = phase::listing;
-      if (listed_before) {
-        metrics_.increment(reflector_metrics::list_restarts, labels);
-      }
-      listed_before = true;
-      // Not a conditional expression: GCC 12 miscompiles co_await inside `?:`.
-      step listed;
-      if (streaming_supported_) {
-        listed = co_await streaming_list(stream);
-      } else {
-        listed = co_await paged_list(list_version);
-      }
-      if (stopped_) {
+    switch (state) {
+      case loop_state::empty:
+        state = co_await list_all();
         break;
-      }
-      if (!listed.ok) {
-        if (listed.fall_back) {
-          spdlog::info("watch {}: no streaming list ({}); listing in pages", name_, listed.error.describe());
-          streaming_supported_ = false;
-          continue;
-        }
-        if (listed.error.gone()) {
-          // The version (or a continue token) expired: read the latest state instead.
-          metrics_.increment(reflector_metrics::relists_gone, labels);
-          list_version.clear();
-          continue;
-        }
-        mark_failure(listed.error, "list");
+      case loop_state::listed:
+        state = co_await open_watch();
+        break;
+      case loop_state::watching:
+        state = co_await read_watch();
+        break;
+      case loop_state::backing_off:
         co_await pause();
-        continue;
-      }
-      need_list = false;
-      mark_synced();
-    }
-
-    if (!stream) {
-      phase_ = phase::watching;
-      if (restart_watch) {
-        metrics_.increment(reflector_metrics::watch_restarts, labels);
-      }
-      watch_request request;
-      request.resource_version = resource_version_;
-      request.timeout = watch_timeout();
-      request.idle_timeout = request.timeout + options_.idle_grace;
-      watch_open opened = co_await source_->watch(request);
-      if (stopped_) {
-        break;
-      }
-      if (!opened.stream) {
-        restart_watch = true;
-        if (opened.error.gone()) {
-          metrics_.increment(reflector_metrics::relists_gone, labels);
-          need_list = true;
-          list_version.clear();
-          continue;
-        }
-        mark_failure(opened.error, "watch");
-        if (opened.error.code == 403) {
-          need_list = true;  // the kind was emptied as unreadable: once allowed, list it again
-        }
-        co_await pause();
-        continue;
-      }
-      stream = std::move(opened.stream);
-    }
-
-    phase_ = phase::watching;
-    watch_end end = co_await consume(*stream);
-    stream.reset();
-    switch (end) {
-      case watch_end::stopped:
-        break;
-      case watch_end::closed:
-        restart_watch = false;  // the server's timeout: watch again at once
-        break;
-      case watch_end::gone:
-        spdlog::info("watch {}: version {} is gone (410); listing again", name_, resource_version_);
-        metrics_.increment(reflector_metrics::relists_gone, labels);
-        restart_watch = true;
-        need_list = true;
-        list_version.clear();
-        break;
-      case watch_end::failed:
-        restart_watch = true;
-        co_await pause();
+        state = after_backoff_;
         break;
     }
   }
   phase_ = phase::stopped;
+}
+
+reflector::loop_state reflector::back_off_then(loop_state after) {
+  after_backoff_ = after;
+  return loop_state::backing_off;
+}
+
+reflector::loop_state reflector::relist_latest() {
+  metrics_.increment(reflector_metrics::relists_gone, {{"resource", name_}});
+  list_version_.clear();
+  return loop_state::empty;
+}
+
+net::awaitable<reflector::loop_state> reflector::list_all() {
+  phase_ = phase::listing;
+  if (listed_before_) {
+    metrics_.increment(reflector_metrics::list_restarts, {{"resource", name_}});
+  }
+  listed_before_ = true;
+  // Not a conditional expression: GCC 12 miscompiles co_await inside `?:`.
+  step listed;
+  if (streaming_supported_) {
+    listed = co_await streaming_list(stream_);
+  } else {
+    listed = co_await paged_list(list_version_);
+  }
+  if (stopped_) {
+    co_return loop_state::empty;
+  }
+  if (!listed.ok) {
+    if (listed.fall_back) {
+      spdlog::info("watch {}: no streaming list ({}); listing in pages", name_, listed.error.describe());
+      streaming_supported_ = false;
+      co_return loop_state::empty;
+    }
+    if (listed.error.gone()) {
+      co_return relist_latest();  // the version (or a continue token) expired
+    }
+    mark_failure(listed.error, "list");
+    co_return back_off_then(loop_state::empty);
+  }
+  mark_synced();
+  // A streaming list goes on as the watch it was.
+  co_return stream_ ? loop_state::watching : loop_state::listed;
+}
+
+net::awaitable<reflector::loop_state> reflector::open_watch() {
+  phase_ = phase::watching;
+  if (restart_watch_) {
+    metrics_.increment(reflector_metrics::watch_restarts, {{"resource", name_}});
+  }
+  watch_request request;
+  request.resource_version = resource_version_;
+  request.timeout = watch_timeout();
+  request.idle_timeout = request.timeout + options_.idle_grace;
+  watch_open opened = co_await source_->watch(request);
+  if (stopped_) {
+    co_return loop_state::listed;
+  }
+  if (opened.stream) {
+    stream_ = std::move(opened.stream);
+    co_return loop_state::watching;
+  }
+  restart_watch_ = true;
+  if (opened.error.gone()) {
+    co_return relist_latest();
+  }
+  mark_failure(opened.error, "watch");
+  // A 403 emptied the kind as unreadable: once allowed, list it again.
+  co_return back_off_then(opened.error.code == 403 ? loop_state::empty : loop_state::listed);
+}
+
+net::awaitable<reflector::loop_state> reflector::read_watch() {
+  phase_ = phase::watching;
+  watch_end end = co_await consume(*stream_);
+  stream_.reset();
+  switch (end) {
+    case watch_end::stopped:
+      co_return loop_state::listed;  // the loop ends: stopped
+    case watch_end::closed:
+      restart_watch_ = false;  // the server's timeout: watch again at once
+      co_return loop_state::listed;
+    case watch_end::gone:
+      spdlog::info("watch {}: version {} is gone (410); listing again", name_, resource_version_);
+      restart_watch_ = true;
+      co_return relist_latest();
+    case watch_end::failed:
+      restart_watch_ = true;
+      co_return back_off_then(loop_state::listed);
+  }
+  co_return loop_state::listed;
 }
 
 }  // namespace sextant::kube

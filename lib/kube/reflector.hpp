@@ -1,6 +1,6 @@
 #pragma once
 // Keeps one kind's objects in the store in step with the API server: client-go's reflector
-// contract, written as one coroutine loop over explicit phases (kube-rs' watcher shape).
+// contract, written as one coroutine loop over explicit states (kube-rs' watcher shape).
 //
 //   list   paginated (limit/continue) from resourceVersion "0" (the server's watch cache),
 //          or "" (a consistent read) once the server said the version was too old; or a
@@ -38,6 +38,9 @@ struct reflector_options {
   std::chrono::seconds watch_timeout_min{300};
   std::chrono::seconds watch_timeout_max{600};  // exclusive
   std::chrono::seconds idle_grace{30};          // past the watch timeout, silence means a dead link
+  // How a backoff is waited out; by default a timer on the event loop. Tests give one that moves
+  // their injected clock instead, so that none of them waits on real time.
+  std::function<net::awaitable<void>(std::chrono::milliseconds)> sleep;
 };
 
 // Metric families the reflectors write (label: resource).
@@ -82,8 +85,18 @@ class reflector {
     bool fall_back = false;  // streaming lists are not supported: list instead, at once
   };
   enum class watch_end { closed, gone, failed, stopped };
+  // What the loop does next, as kube-rs' watcher steps through its states: `empty` lists (no
+  // version is current), `listed` opens a watch from the listed version, `watching` reads the
+  // open watch, `backing_off` waits out the backoff and then goes on as `after_backoff_`.
+  enum class loop_state { empty, listed, watching, backing_off };
 
   net::awaitable<void> loop();
+  net::awaitable<loop_state> list_all();
+  net::awaitable<loop_state> open_watch();
+  net::awaitable<loop_state> read_watch();
+  loop_state back_off_then(loop_state after);
+  // Forgets the listed version: the next list reads the latest state (after a 410).
+  loop_state relist_latest();
   net::awaitable<step> paged_list(const std::string& list_version);
   net::awaitable<step> streaming_list(std::unique_ptr<watch_stream>& carry);
   net::awaitable<watch_end> consume(watch_stream& stream);
@@ -116,6 +129,12 @@ class reflector {
   bool streaming_used_ = false;
   std::string resource_version_;
   std::string last_error_;
+  // The loop's memory between states.
+  std::string list_version_ = "0";  // the first list may come from the server's watch cache
+  bool listed_before_ = false;
+  bool restart_watch_ = false;  // the next watch re-opens one that broke
+  std::unique_ptr<watch_stream> stream_;
+  loop_state after_backoff_ = loop_state::empty;
 };
 
 }  // namespace sextant::kube

@@ -4,9 +4,6 @@ namespace sextant {
 
 void object_store::index(kind_cache& cache, const object_ptr& object) {
   const std::string key = object->key();
-  if (!object->uid.empty()) {
-    cache.key_by_uid[object->uid] = key;
-  }
   for (const packed_value& owner : array_or_empty(object->body(), {"metadata", "ownerReferences"})) {
     if (auto uid = get_string(owner, {"uid"})) {
       cache.keys_by_owner[*uid].insert(key);
@@ -23,10 +20,6 @@ void object_store::index(kind_cache& cache, const object_ptr& object) {
 
 void object_store::unindex(kind_cache& cache, const object_ptr& object) {
   const std::string key = object->key();
-  auto uid = cache.key_by_uid.find(object->uid);
-  if (uid != cache.key_by_uid.end() && uid->second == key) {
-    cache.key_by_uid.erase(uid);
-  }
   for (const packed_value& owner : array_or_empty(object->body(), {"metadata", "ownerReferences"})) {
     if (auto owner_uid = get_string(owner, {"uid"})) {
       auto it = cache.keys_by_owner.find(*owner_uid);
@@ -147,20 +140,6 @@ object_ptr object_store::get(const kind_key& type, const std::string& namespace_
     return nullptr;
   }
   auto it = cache->second.by_key.find(namespace_.empty() ? name : namespace_ + "/" + name);
-  return it == cache->second.by_key.end() ? nullptr : it->second;
-}
-
-object_ptr object_store::get_by_uid(const kind_key& type, const std::string& uid) const {
-  record(type);
-  auto cache = kinds_.find(type);
-  if (cache == kinds_.end() || uid.empty()) {
-    return nullptr;
-  }
-  auto key = cache->second.key_by_uid.find(uid);
-  if (key == cache->second.key_by_uid.end()) {
-    return nullptr;
-  }
-  auto it = cache->second.by_key.find(key->second);
   return it == cache->second.by_key.end() ? nullptr : it->second;
 }
 

@@ -52,7 +52,6 @@ class object_store {
   void forget(const kind_key& type);
 
   object_ptr get(const kind_key& type, const std::string& namespace_, const std::string& name) const;
-  object_ptr get_by_uid(const kind_key& type, const std::string& uid) const;
   // Every object of a kind, ordered by namespace then name; `namespace_` narrows when set.
   std::vector<object_ptr> list(const kind_key& type, const std::optional<std::string>& namespace_ = std::nullopt) const;
   std::size_t count(const kind_key& type) const;
@@ -89,7 +88,6 @@ class object_store {
  private:
   struct kind_cache {
     std::map<std::string, object_ptr> by_key;
-    std::unordered_map<std::string, std::string> key_by_uid;
     std::unordered_map<std::string, std::set<std::string>> keys_by_owner;
     // label key -> label value -> object keys
     std::map<std::string, std::unordered_map<std::string, std::set<std::string>>> keys_by_label;

@@ -105,36 +105,4 @@ std::string format_rfc3339(time_point at) {
   return buffer;
 }
 
-std::string format_duration(std::chrono::seconds duration) {
-  long long total = duration.count();
-  if (total < 0) {
-    total = 0;
-  }
-  long long days = total / 86400, hours = (total % 86400) / 3600, minutes = (total % 3600) / 60, seconds = total % 60;
-  std::string out;
-  auto part = [&out](long long value, const char* unit) {
-    if (!out.empty()) {
-      out += ' ';
-    }
-    out += std::to_string(value);
-    out += unit;
-  };
-  if (days > 0) {
-    part(days, "d");
-    if (hours > 0)
-      part(hours, "h");
-  } else if (hours > 0) {
-    part(hours, "h");
-    if (minutes > 0)
-      part(minutes, "m");
-  } else if (minutes > 0) {
-    part(minutes, "m");
-    if (seconds > 0)
-      part(seconds, "s");
-  } else {
-    part(seconds, "s");
-  }
-  return out;
-}
-
 }  // namespace sextant

@@ -18,9 +18,6 @@ std::optional<time_point> parse_rfc3339(std::string_view text);
 // "2026-03-01T10:02:03Z" (UTC, whole seconds).
 std::string format_rfc3339(time_point at);
 
-// "4m 12s", "3h 5m", "2d 4h": a plain-words duration for messages.
-std::string format_duration(std::chrono::seconds duration);
-
 class clock {
  public:
   virtual ~clock() = default;

@@ -48,9 +48,17 @@ decoded_list page(std::vector<json> items, const std::string& version, const std
   return list;
 }
 
-// One reflector over a fake lister-watcher, with tiny backoffs.
+// One reflector over a fake lister-watcher. Its backoffs move the harness's clock instead of
+// waiting (recorded in `waited`), so no test sleeps on real time.
 struct harness {
-  explicit harness(reflector_options options = fast()) {
+  explicit harness(reflector_options options = {}) {
+    options.sleep = [this](std::chrono::milliseconds delay) -> net::awaitable<void> {
+      waited.push_back(delay);
+      wall.set(wall.now() + delay);
+      net::steady_timer turn(co_await net::this_coro::executor);  // let the test's script go on
+      turn.expires_after(std::chrono::seconds(0));
+      co_await turn.async_wait(use_tuple);
+    };
     script = std::make_shared<fake_script>(io.get_executor());
     watch =
         std::make_shared<reflector>(io.get_executor(), pod_type, "pods", std::make_unique<fake_lister_watcher>(script),
@@ -60,13 +68,6 @@ struct harness {
   ~harness() {
     watch->stop();
     run_until(io, [this] { return watch->finished(); });
-  }
-
-  static reflector_options fast() {
-    reflector_options options;
-    options.backoff.initial = std::chrono::milliseconds(1);
-    options.backoff.cap = std::chrono::milliseconds(4);
-    return options;
   }
 
   bool settle(std::function<bool()> done) { return run_until(io, std::move(done)); }
@@ -86,6 +87,7 @@ struct harness {
   std::shared_ptr<fake_script> script;
   std::shared_ptr<reflector> watch;
   int not_found = 0;
+  std::vector<std::chrono::milliseconds> waited;
 };
 
 }  // namespace
@@ -219,6 +221,31 @@ TEST_CASE("a failing first list keeps the kind unsynced and retries with backoff
   h.script->answer_list_page(page({pod("a", "5")}, "5"));
   REQUIRE(h.settle([&] { return h.watch->synced(); }));
   CHECK(h.watch->last_error().empty());
+  // One backoff, client-go's first step (800 ms with up to 100 % jitter), on the test's clock.
+  REQUIRE(h.waited.size() == 1);
+  CHECK(h.waited[0] >= std::chrono::milliseconds(800));
+  CHECK(h.waited[0] < std::chrono::milliseconds(1600));
+}
+
+TEST_CASE("backoffs grow on the injected clock and start over after a quiet spell", "[kube][reflector]") {
+  harness h;
+  h.script->answer_list_page(page({pod("a", "10")}, "10"));
+  for (int i = 0; i < 3; ++i) {
+    h.script->refuse_watch(503, "ServiceUnavailable");
+  }
+  auto stream = h.script->answer_watch();
+  REQUIRE(h.settle([&] { return h.script->watch_calls.size() == 4; }));
+  REQUIRE(h.waited.size() == 3);
+  CHECK(h.waited[0] < std::chrono::milliseconds(1600));
+  CHECK(h.waited[1] >= std::chrono::milliseconds(1600));
+  CHECK(h.waited[2] >= std::chrono::milliseconds(3200));
+  // Three minutes of a healthy watch later, a failure backs off from the first step again.
+  h.wall.set(h.wall.now() + std::chrono::minutes(3));
+  stream->end(watch_item::kind::failed, api_error{0, {}, "connection reset by peer"});
+  h.script->answer_watch();
+  REQUIRE(h.settle([&] { return h.script->watch_calls.size() == 5; }));
+  REQUIRE(h.waited.size() == 4);
+  CHECK(h.waited[3] < std::chrono::milliseconds(1600));
 }
 
 TEST_CASE("a forbidden list makes the kind unreadable, not pending", "[kube][reflector]") {
@@ -254,7 +281,7 @@ TEST_CASE("a 404 asks for discovery again", "[kube][reflector]") {
 }
 
 TEST_CASE("a cap stops the list and says the kind is cut short", "[kube][reflector]") {
-  reflector_options options = harness::fast();
+  reflector_options options;
   options.cap = 3;
   harness h(options);
   h.script->answer_list_page(page({pod("a", "1"), pod("b", "2"), pod("c", "3")}, "9", "more"));
@@ -274,7 +301,7 @@ TEST_CASE("a cap stops the list and says the kind is cut short", "[kube][reflect
 }
 
 TEST_CASE("a server that ignores limit is cut at the cap all the same", "[kube][reflector]") {
-  reflector_options options = harness::fast();
+  reflector_options options;
   options.cap = 2;
   harness h(options);
   h.script->answer_list_page(page({pod("a", "1"), pod("b", "2"), pod("c", "3")}, "9"));
@@ -284,7 +311,7 @@ TEST_CASE("a server that ignores limit is cut at the cap all the same", "[kube][
 }
 
 TEST_CASE("exactly the cap, with nothing more, is complete", "[kube][reflector]") {
-  reflector_options options = harness::fast();
+  reflector_options options;
   options.cap = 2;
   harness h(options);
   h.script->answer_list_page(page({pod("a", "1"), pod("b", "2")}, "9"));
@@ -293,7 +320,7 @@ TEST_CASE("exactly the cap, with nothing more, is complete", "[kube][reflector]"
 }
 
 TEST_CASE("a streaming list fills the store at its end bookmark and keeps watching", "[kube][reflector]") {
-  reflector_options options = harness::fast();
+  reflector_options options;
   options.streaming_list = true;
   harness h(options);
   auto stream = h.script->answer_watch();
@@ -319,7 +346,7 @@ TEST_CASE("a streaming list fills the store at its end bookmark and keeps watchi
 }
 
 TEST_CASE("a server without streaming lists gets a paged list instead", "[kube][reflector]") {
-  reflector_options options = harness::fast();
+  reflector_options options;
   options.streaming_list = true;
   harness h(options);
   h.script->refuse_watch(422, "Invalid",
@@ -334,7 +361,7 @@ TEST_CASE("a server without streaming lists gets a paged list instead", "[kube][
 }
 
 TEST_CASE("a capped resource never uses a streaming list", "[kube][reflector]") {
-  reflector_options options = harness::fast();
+  reflector_options options;
   options.streaming_list = true;
   options.cap = 10;
   harness h(options);

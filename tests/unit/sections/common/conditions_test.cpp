@@ -3,10 +3,11 @@
 
 #include <catch2/catch.hpp>
 
+#include "sections/core/core_section.hpp"
 #include "sections/dra/dra_section.hpp"
 #include "sections/kueue/kueue_section.hpp"
 #include "support/fixtures.hpp"
-#include "unit/sections/dra/dra_test_support.hpp"
+#include "support/section_views.hpp"
 
 using namespace sextant;
 using sextant::testing::at;
@@ -67,10 +68,10 @@ status:
     - {type: Ready, status: "True", reason: Up, message: up, lastTransitionTime: "2026-11-29T10:00:00Z"}
     - {type: Other, status: "False", message: fine}
 )");
-  dra_test::mark_complete(cluster);
-  check_shape(dra_test::view_of(cluster, core::node_kind, "", "gpu-node-1")["conditions"]);
-  check_shape(dra_test::view_of(cluster, kueue::cluster_queue_kind, "", "cq")["conditions"]);
-  check_shape(dra_test::view_of(cluster, dra::claim_kind, "ml", "claim")["allocation"]["devices"][0]["conditions"]);
+  testing::mark_complete(cluster);
+  check_shape(testing::view_of(cluster, core::node_kind, "", "gpu-node-1")["conditions"]);
+  check_shape(testing::view_of(cluster, kueue::cluster_queue_kind, "", "cq")["conditions"]);
+  check_shape(testing::view_of(cluster, dra::claim_kind, "ml", "claim")["allocation"]["devices"][0]["conditions"]);
 }
 
 TEST_CASE("conditions_json reads what it can of a malformed list", "[toolkit][conditions]") {
@@ -109,6 +110,6 @@ status:
   - {type: PodScheduled, status: "False", reason: Unschedulable, message: "0/3 nodes are available."}
 )");
   // Core's block, from an Unschedulable condition with no time: the pod's creation.
-  CHECK(dra_test::view_of(cluster, core::pod_kind, "ml", "untimed")["waiting"]["since"] == "2026-11-29T09:00:00Z");
+  CHECK(testing::view_of(cluster, core::pod_kind, "ml", "untimed")["waiting"]["since"] == "2026-11-29T09:00:00Z");
   // DRA's block and problem follow the same rule: shared_readers_test.cpp.
 }

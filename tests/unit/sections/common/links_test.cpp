@@ -3,10 +3,11 @@
 
 #include <catch2/catch.hpp>
 
+#include "sections/core/core_section.hpp"
 #include "sections/dra/dra_section.hpp"
 #include "sections/kueue/kueue_section.hpp"
 #include "support/fixtures.hpp"
-#include "unit/sections/dra/dra_test_support.hpp"
+#include "support/section_views.hpp"
 
 using namespace sextant;
 using sextant::testing::fixture_cluster;
@@ -25,8 +26,8 @@ spec:
 )";
 
 std::string priority_link_version(const fixture_cluster& cluster) {
-  json view = dra_test::view_of(cluster, kueue::workload_kind, "team-a", "w");
-  const json* link = dra_test::link_with(view, "priorityClass", "high");
+  json view = testing::view_of(cluster, kueue::workload_kind, "team-a", "w");
+  const json* link = testing::link_with(view, "priorityClass", "high");
   REQUIRE(link != nullptr);
   return (*link)["apiVersion"].get<std::string>();
 }

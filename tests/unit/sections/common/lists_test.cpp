@@ -3,10 +3,11 @@
 
 #include <catch2/catch.hpp>
 
+#include "sections/core/core_section.hpp"
+#include "sections/dra/dra_section.hpp"
 #include "sections/kueue/kueue_section.hpp"
 #include "support/fixtures.hpp"
-#include "unit/sections/dra/dra_test_support.hpp"
-#include "unit/sections/kueue/kueue_test_support.hpp"
+#include "support/section_views.hpp"
 
 using namespace sextant;
 using sextant::testing::fixture_cluster;
@@ -48,7 +49,7 @@ TEST_CASE("a Cluster Queue's flavors, checks and cohort exist by the one rule", 
     CHECK(cohort.blocks["parent"]["exists"] == "cannot tell");
   }
   SECTION("lists read in full: false") {
-    kueue::testing::mark_complete(cluster);
+    testing::mark_complete(cluster);
     details_view view;
     kueue::cluster_queue_details(*cq, cluster.context(), view, {});
     CHECK(view.blocks["flavors"][0]["exists"] == false);
@@ -99,7 +100,7 @@ spec:
 status: {phase: Pending}
 )");
   cluster.store.set_completeness(dra::claim_kind, {list_completeness::state::unreadable, "forbidden by RBAC"});
-  json view = dra_test::view_of(cluster, core::pod_kind, "ml", "p");
+  json view = testing::view_of(cluster, core::pod_kind, "ml", "p");
   CHECK(view["claims"][0]["state"] == "cannot tell");
   CHECK(view["claims"][0]["message"] ==
         "Claim unread is not among the claims read. The Resource Claim list may be incomplete: forbidden by RBAC.");

@@ -6,9 +6,10 @@
 #include <catch2/catch.hpp>
 
 #include "sections/common/pod_requests.hpp"
+#include "sections/core/core_section.hpp"
 #include "sections/dra/dra_section.hpp"
 #include "support/fixtures.hpp"
-#include "unit/sections/dra/dra_test_support.hpp"
+#include "support/section_views.hpp"
 #include "util/file.hpp"
 #include "util/percent_encoding.hpp"
 #include "util/quantity.hpp"
@@ -38,7 +39,7 @@ spec:
   - name: gpu-0
     capacity: {memory: {value: 80Gi}, cores: {value: 8}, share: {value: 0.5}}
 )");
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
   computed_list devices = dra::list_devices(cluster.context());
   REQUIRE(devices.items.size() == 1);
   CHECK(devices.items[0]["capacity"] == json{{"memory", "80Gi"}, {"cores", "8"}, {"share", "500m"}});
@@ -96,8 +97,8 @@ apiVersion: resource.k8s.io/v1
 kind: DeviceClass
 metadata: {name: gpu}
 )");
-  dra_test::mark_complete(cluster);
-  json view = dra_test::view_of(cluster, core::pod_kind, "ml", "p");
+  testing::mark_complete(cluster);
+  json view = testing::view_of(cluster, core::pod_kind, "ml", "p");
   std::vector<finding> found = dra::evaluate_pod(*cluster.get("", "Pod", "ml", "p"), cluster.context());
   REQUIRE(found.size() == 1);
   REQUIRE(view["waiting"]["reasons"].size() == 2);

@@ -5,9 +5,10 @@
 
 #include <catch2/catch.hpp>
 
+#include "sections/core/core_section.hpp"
 #include "sections/dra/dra_section.hpp"
 #include "support/fixtures.hpp"
-#include "unit/sections/dra/dra_test_support.hpp"
+#include "support/section_views.hpp"
 
 using namespace sextant;
 using sextant::testing::fixture_cluster;
@@ -133,34 +134,34 @@ status:
   - {driver: gpu.example.com, pool: p, device: gpu-1, conditions: [{type: Broken, status: "True", reason: X}]}
   reservedFor: [{resource: pods, name: pod0}]
 )");
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
 
-  auto pending = dra_test::state_of(cluster, dra::claim_kind, "basic-shared-claim-across-pods", "single-gpu");
+  auto pending = testing::state_of(cluster, dra::claim_kind, "basic-shared-claim-across-pods", "single-gpu");
   CHECK(pending.label == "Pending");
   CHECK_THAT(pending.message, Catch::Contains("Nothing is allocated"));
 
   // Binding conditions met and a pod reserved: In use.
-  auto ready = dra_test::state_of(cluster, dra::claim_kind, "binding-conditions", "ready");
+  auto ready = testing::state_of(cluster, dra::claim_kind, "binding-conditions", "ready");
   CHECK(ready.label == "In use");
   CHECK_THAT(ready.message, Catch::Contains("pod pod0"));
-  json ready_view = dra_test::view_of(cluster, dra::claim_kind, "binding-conditions", "ready");
+  json ready_view = testing::view_of(cluster, dra::claim_kind, "binding-conditions", "ready");
   CHECK(ready_view["allocation"]["devices"][0]["binding"] == "ready");
 
   // The driver set the failure condition type to True: Binding failed wins over In use.
-  auto failed = dra_test::state_of(cluster, dra::claim_kind, "binding-conditions", "failed");
+  auto failed = testing::state_of(cluster, dra::claim_kind, "binding-conditions", "failed");
   CHECK(failed.label == "Binding failed");
   CHECK(failed.reason == "Ready");
   CHECK_THAT(failed.message, Catch::Contains("BindingFailureConditions") &&
                                  Catch::Contains("gpu.example.com/dra-example-driver-cluster-worker/gpu-0") &&
                                  Catch::Contains("Device is ready"));
-  json failed_view = dra_test::view_of(cluster, dra::claim_kind, "binding-conditions", "failed");
+  json failed_view = testing::view_of(cluster, dra::claim_kind, "binding-conditions", "failed");
   CHECK(failed_view["allocation"]["devices"][0]["binding"] == "failed");
 
-  auto unreserved = dra_test::state_of(cluster, dra::claim_kind, "binding-conditions", "unreserved");
+  auto unreserved = testing::state_of(cluster, dra::claim_kind, "binding-conditions", "unreserved");
   CHECK(unreserved.label == "Allocated");
 
   // Deleting wins over a binding failure and a reservation.
-  auto leaving = dra_test::state_of(cluster, dra::claim_kind, "binding-conditions", "leaving");
+  auto leaving = testing::state_of(cluster, dra::claim_kind, "binding-conditions", "leaving");
   CHECK(leaving.label == "Deleting");
   CHECK_THAT(leaving.message, Catch::Contains("2026-11-29T11:58:00Z") && Catch::Contains("finalizer"));
 }
@@ -170,20 +171,20 @@ TEST_CASE("a device still waiting for its binding conditions says so", "[dra][cl
   // Allocated with binding conditions, and no status from the driver yet.
   cluster.load_yaml(
       binding_claim("waiting", replaced(excerpt(), "  devices:\n  - conditions:", "  ignored:\n  - conditions:")));
-  dra_test::mark_complete(cluster);
-  json view = dra_test::view_of(cluster, dra::claim_kind, "binding-conditions", "waiting");
+  testing::mark_complete(cluster);
+  json view = testing::view_of(cluster, dra::claim_kind, "binding-conditions", "waiting");
   CHECK(view["state"]["label"] == "In use");
   CHECK(view["allocation"]["devices"][0]["binding"] == "waiting");
   CHECK(view["allocation"]["devices"][0]["bindingConditions"] == json::array({"BindingConditions"}));
-  CHECK(dra_test::has_note_containing(view, "waits for its driver to report BindingConditions"));
+  CHECK(testing::has_note_containing(view, "waits for its driver to report BindingConditions"));
 }
 
 TEST_CASE("the allocation names the node when pinned to one, else shows the selector as text", "[dra][claims]") {
   fixture_cluster cluster;
   cluster.load_yaml(allocated_claims);
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
 
-  json pinned = dra_test::view_of(cluster, dra::claim_kind, "ml", "pinned");
+  json pinned = testing::view_of(cluster, dra::claim_kind, "ml", "pinned");
   CHECK(pinned["state"]["label"] == "Allocated");
   CHECK_THAT(pinned["state"]["message"].get<std::string>(), Catch::Contains("on node gpu-node-1"));
   CHECK(pinned["allocation"]["node"] == "gpu-node-1");
@@ -194,16 +195,16 @@ TEST_CASE("the allocation names the node when pinned to one, else shows the sele
   CHECK(device["driver"] == "gpu.example.com");
   CHECK(device["pool"] == "gpu-node-1");
   CHECK(device["device"] == "gpu-0");
-  CHECK(dra_test::link_with(pinned, "node", "gpu-node-1") != nullptr);
-  CHECK(dra_test::link_with(pinned, "deviceClass", "gpu.example.com") != nullptr);
+  CHECK(testing::link_with(pinned, "node", "gpu-node-1") != nullptr);
+  CHECK(testing::link_with(pinned, "deviceClass", "gpu.example.com") != nullptr);
 
-  json zoned = dra_test::view_of(cluster, dra::claim_kind, "ml", "zoned");
+  json zoned = testing::view_of(cluster, dra::claim_kind, "ml", "zoned");
   CHECK(zoned["allocation"]["node"].is_null());
   CHECK(zoned["allocation"]["nodeSelector"] ==
         "topology.kubernetes.io/zone in (zone-a, zone-b) and example.com/fabric exists or "
         "metadata.name in (gpu-node-1, gpu-node-2)");
 
-  json anywhere = dra_test::view_of(cluster, dra::claim_kind, "ml", "anywhere");
+  json anywhere = testing::view_of(cluster, dra::claim_kind, "ml", "anywhere");
   CHECK(anywhere["allocation"]["node"].is_null());
   CHECK(anywhere["allocation"]["nodeSelector"].is_null());
   CHECK(anywhere["allocation"]["availableOnEveryNode"] == true);
@@ -212,8 +213,8 @@ TEST_CASE("the allocation names the node when pinned to one, else shows the sele
 TEST_CASE("consumers come from reservedFor as links, including a pod that no longer exists", "[dra][claims]") {
   fixture_cluster cluster;
   cluster.load_yaml(allocated_claims);
-  dra_test::mark_complete(cluster);
-  json view = dra_test::view_of(cluster, dra::claim_kind, "ml", "anywhere");
+  testing::mark_complete(cluster);
+  json view = testing::view_of(cluster, dra::claim_kind, "ml", "anywhere");
   CHECK(view["state"]["label"] == "In use");
   REQUIRE(view["consumers"].size() == 2);
   const json& alive = view["consumers"][0];
@@ -226,14 +227,14 @@ TEST_CASE("consumers come from reservedFor as links, including a pod that no lon
   const json& gone = view["consumers"][1];
   CHECK(gone["name"] == "gone-pod");
   CHECK(gone["exists"] == false);
-  CHECK(dra_test::has_note_containing(view, "pod gone-pod, which no longer exists"));
-  CHECK(dra_test::link_with(view, "consumer", "trainer-0") != nullptr);
-  CHECK(dra_test::link_with(view, "consumer", "gone-pod") != nullptr);
+  CHECK(testing::has_note_containing(view, "pod gone-pod, which no longer exists"));
+  CHECK(testing::link_with(view, "consumer", "trainer-0") != nullptr);
+  CHECK(testing::link_with(view, "consumer", "gone-pod") != nullptr);
   CHECK(view["consumerCount"] == 2);
 
   // When the pod list is not complete, a missing pod cannot be told gone.
   cluster.store.set_completeness(core::pod_kind, {list_completeness::state::unreadable, "forbidden"});
-  json unsure = dra_test::view_of(cluster, dra::claim_kind, "ml", "anywhere");
+  json unsure = testing::view_of(cluster, dra::claim_kind, "ml", "anywhere");
   CHECK(unsure["consumers"][1]["exists"] == "cannot tell");
 }
 
@@ -266,9 +267,9 @@ status:
     devices:
       results: [{request: gpu/older-gpu, driver: gpu.example.com, pool: worker, device: gpu-3}]
 )");
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
 
-  json claim_template = dra_test::view_of(cluster, dra::template_kind, "prioritized-alternatives", "prioritized-gpu");
+  json claim_template = testing::view_of(cluster, dra::template_kind, "prioritized-alternatives", "prioritized-gpu");
   const json& request = claim_template["requests"][0];
   CHECK(request["name"] == "gpu");
   CHECK(request["deviceClassName"].is_null());
@@ -283,23 +284,23 @@ status:
   CHECK_THAT(
       request["text"].get<std::string>(),
       Catch::StartsWith("the first available of, in order: bleeding-edge-gpu: 1 device of class gpu.example.com"));
-  CHECK(dra_test::has_note_containing(claim_template, "does not evaluate"));
+  CHECK(testing::has_note_containing(claim_template, "does not evaluate"));
 
-  json claim = dra_test::view_of(cluster, dra::claim_kind, "prioritized-alternatives", "pod0-gpu-x7k2p");
+  json claim = testing::view_of(cluster, dra::claim_kind, "prioritized-alternatives", "pod0-gpu-x7k2p");
   const json& device = claim["allocation"]["devices"][0];
   CHECK(device["request"] == "gpu/older-gpu");
   CHECK(device["mainRequest"] == "gpu");
   CHECK(device["subRequest"] == "older-gpu");
   CHECK(claim["generatedFor"]["pod"] == "pod0");
   CHECK(claim["generatedFor"]["podClaimName"] == "gpu");
-  CHECK(dra_test::link_with(claim, "owner", "pod0") != nullptr);
+  CHECK(testing::link_with(claim, "owner", "pod0") != nullptr);
 }
 
 TEST_CASE("opaque driver configuration is shown as JSON text", "[dra][claims]") {
   fixture_cluster cluster;
   cluster.load_file(upstream("dra/opaque-config.yaml"));
-  dra_test::mark_complete(cluster);
-  json view = dra_test::view_of(cluster, dra::template_kind, "basic-resourceclaim-opaque-config", "multiple-gpus");
+  testing::mark_complete(cluster);
+  json view = testing::view_of(cluster, dra::template_kind, "basic-resourceclaim-opaque-config", "multiple-gpus");
   REQUIRE(view["config"].size() == 2);
   CHECK(view["config"][0]["requests"] == json::array({"ts-gpu"}));
   CHECK(view["config"][0]["driver"] == "gpu.example.com");
@@ -326,15 +327,15 @@ spec:
   devices:
     requests: [{name: mig, exactly: {deviceClassName: mig-1g-12gb.gpu.nvidia.com}}]
 )");
-  dra_test::mark_complete(cluster);
-  json view = dra_test::view_of(cluster, dra::device_class_kind, "", "mig-1g-12gb.gpu.nvidia.com");
+  testing::mark_complete(cluster);
+  json view = testing::view_of(cluster, dra::device_class_kind, "", "mig-1g-12gb.gpu.nvidia.com");
   CHECK(view["extendedResourceName"] == "nvidia.com/mig-1g.12gb");
   CHECK_THAT(view["selectors"][0].get<std::string>(), Catch::Contains("'1g.12gb'"));
   CHECK(view["usedByClaims"].size() == 1);
   CHECK(view["usedByClaims"][0]["name"] == "mig-claim");
   CHECK(view["usedByTemplates"].empty());
   CHECK(view["state"]["label"] == "Defined");
-  CHECK(dra_test::has_note_containing(view, "does not evaluate"));
+  CHECK(testing::has_note_containing(view, "does not evaluate"));
 }
 
 TEST_CASE("a claim's details name every pod that uses it, reserved or not yet", "[dra][claims][pods]") {
@@ -386,9 +387,9 @@ spec:
   containers: [{name: c}]
 status: {phase: Running}
 )");
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
 
-  json shared = dra_test::view_of(cluster, dra::claim_kind, "ml", "shared");
+  json shared = testing::view_of(cluster, dra::claim_kind, "ml", "shared");
   CHECK(shared["consumers"].empty());
   REQUIRE(shared["pods"].size() == 1);
   CHECK(shared["pods"][0]["name"] == "waiting");
@@ -408,7 +409,7 @@ status: {phase: Running}
                  Catch::Contains("\"0/1 nodes are available: 1 cannot allocate all claims."));
 
   // A claim made from a template: found through the pod's resourceClaimStatuses.
-  json generated = dra_test::view_of(cluster, dra::claim_kind, "ml", "worker-gpu-x7k2p");
+  json generated = testing::view_of(cluster, dra::claim_kind, "ml", "worker-gpu-x7k2p");
   REQUIRE(generated["pods"].size() == 1);
   CHECK(generated["pods"][0]["name"] == "worker");
   CHECK(generated["pods"][0]["podClaimName"] == "gpu");

@@ -2,9 +2,10 @@
 #include <catch2/catch.hpp>
 
 #include "problems/problem_engine.hpp"
+#include "sections/core/core_section.hpp"
 #include "sections/dra/dra_section.hpp"
 #include "support/fixtures.hpp"
-#include "unit/sections/dra/dra_test_support.hpp"
+#include "support/section_views.hpp"
 
 using namespace sextant;
 using sextant::testing::at;
@@ -16,14 +17,14 @@ fixture_cluster& demo() {
   static fixture_cluster cluster = [] {
     fixture_cluster loaded(at("2026-11-29T12:00:00Z"));
     loaded.load_file(testing::source_dir() / "examples" / "demo-cluster" / "dra");
-    dra_test::mark_complete(loaded);
+    testing::mark_complete(loaded);
     return loaded;
   }();
   return cluster;
 }
 
 std::string claim_label(const std::string& name) {
-  return dra_test::state_of(demo(), dra::claim_kind, "training", name).label;
+  return testing::state_of(demo(), dra::claim_kind, "training", name).label;
 }
 
 }  // namespace
@@ -35,31 +36,31 @@ TEST_CASE("demo: claims in every state", "[dra][demo]") {
   CHECK(claim_label("shared-a100") == "Allocated");
   CHECK(claim_label("eval-gpu") == "Pending");
   CHECK(claim_label("old-experiment-gpu") == "Deleting");
-  json trainer = dra_test::view_of(demo(), dra::claim_kind, "training", "trainer-0-gpu-7m2xq");
+  json trainer = testing::view_of(demo(), dra::claim_kind, "training", "trainer-0-gpu-7m2xq");
   CHECK(trainer["allocation"]["devices"][0]["request"] == "gpu/a100");
   CHECK(trainer["allocation"]["node"] == "gpu-node-1");
   CHECK(trainer["consumers"][0]["exists"] == true);
-  json old = dra_test::view_of(demo(), dra::claim_kind, "training", "old-experiment-gpu");
+  json old = testing::view_of(demo(), dra::claim_kind, "training", "old-experiment-gpu");
   CHECK(old["consumers"][0]["exists"] == false);
 }
 
 TEST_CASE("demo: the running, unschedulable and uncreated-claim pods", "[dra][demo]") {
-  json running = dra_test::view_of(demo(), core::pod_kind, "training", "trainer-0");
+  json running = testing::view_of(demo(), core::pod_kind, "training", "trainer-0");
   CHECK(running["claims"][0]["state"] == "In use");
   CHECK(running["claims"][0]["reservedForPod"] == true);
   CHECK(running["waiting"].is_null());
 
-  json unschedulable = dra_test::view_of(demo(), core::pod_kind, "training", "finetune-large");
-  CHECK(dra_test::reason_ids(unschedulable) == std::vector<std::string>{"cannot-allocate"});
+  json unschedulable = testing::view_of(demo(), core::pod_kind, "training", "finetune-large");
+  CHECK(testing::reason_ids(unschedulable) == std::vector<std::string>{"cannot-allocate"});
   CHECK(unschedulable["waiting"]["reasons"][0]["nodes"] == 3);
 
-  json uncreated = dra_test::view_of(demo(), core::pod_kind, "training", "notebook-0");
+  json uncreated = testing::view_of(demo(), core::pod_kind, "training", "notebook-0");
   CHECK(uncreated["claims"][0]["state"] == "Not created yet");
-  CHECK(dra_test::reason_ids(uncreated) == std::vector<std::string>{"claim-not-created"});
+  CHECK(testing::reason_ids(uncreated) == std::vector<std::string>{"claim-not-created"});
 
-  json binding = dra_test::view_of(demo(), core::pod_kind, "training", "infer-0");
+  json binding = testing::view_of(demo(), core::pod_kind, "training", "infer-0");
   CHECK(binding["claims"][0]["state"] == "Binding failed");
-  CHECK(dra_test::reason_ids(binding) == std::vector<std::string>{"binding-failed"});
+  CHECK(testing::reason_ids(binding) == std::vector<std::string>{"binding-failed"});
 }
 
 TEST_CASE("demo: devices of both nodes, the old generation left out, holders named", "[dra][demo]") {
@@ -76,8 +77,8 @@ TEST_CASE("demo: devices of both nodes, the old generation left out, holders nam
                                                    {"gpu-node-1/gpu-0", "trainer-0-gpu-7m2xq"},
                                                    {"gpu-node-1/gpu-3", "old-experiment-gpu"},
                                                    {"gpu-node-2/gpu-1", "shared-a100"}});
-  CHECK(dra_test::state_of(demo(), dra::slice_kind, "", "gpu-node-2-gpu.nvidia.com-h2j9w").label == "Outdated");
-  json node = dra_test::view_of(demo(), core::node_kind, "", "gpu-node-2");
+  CHECK(testing::state_of(demo(), dra::slice_kind, "", "gpu-node-2-gpu.nvidia.com-h2j9w").label == "Outdated");
+  json node = testing::view_of(demo(), core::node_kind, "", "gpu-node-2");
   CHECK(node["draDevices"].size() == 4);
 }
 

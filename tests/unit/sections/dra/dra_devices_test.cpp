@@ -3,9 +3,10 @@
 // the claim list is not complete).
 #include <catch2/catch.hpp>
 
+#include "sections/core/core_section.hpp"
 #include "sections/dra/dra_section.hpp"
 #include "support/fixtures.hpp"
-#include "unit/sections/dra/dra_test_support.hpp"
+#include "support/section_views.hpp"
 
 using namespace sextant;
 using sextant::testing::fixture_cluster;
@@ -62,7 +63,7 @@ TEST_CASE("the Devices page lists every device with the claim that holds it", "[
   fixture_cluster cluster;
   cluster.load_file(upstream("dra/worker-slice-list.yaml"));
   cluster.load_yaml(holder_claims());
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
   computed_list list = dra::list_devices(cluster.context());
   CHECK_FALSE(list.incomplete);
   REQUIRE(list.items.size() == 8);
@@ -91,7 +92,7 @@ TEST_CASE("when the claim list is cut or unreadable, a device no claim is seen h
   fixture_cluster cluster;
   cluster.load_file(upstream("dra/worker-slice-list.yaml"));
   cluster.load_yaml(holder_claims());
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
   for (auto state : {list_completeness::state::truncated, list_completeness::state::unreadable,
                      list_completeness::state::not_synced}) {
     cluster.store.set_completeness(dra::claim_kind, {state, "some reason"});
@@ -115,7 +116,7 @@ TEST_CASE("the Devices page reads at most 500 slices and says when it cut", "[dr
             "---\n";
   }
   cluster.load_yaml(yaml);
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
   computed_list list = dra::list_devices(cluster.context());
   CHECK(list.incomplete);
   CHECK(list.incomplete_reason == "cut at 500 Resource Slices");
@@ -126,7 +127,7 @@ TEST_CASE("the Devices page reads at most 500 slices and says when it cut", "[dr
   // The watch cut the list itself: its reason is given.
   fixture_cluster watched;
   watched.load_yaml(slice("only", "p", 1, 1, "n", "  - name: gpu-0"));
-  dra_test::mark_complete(watched);
+  testing::mark_complete(watched);
   watched.store.set_completeness(dra::slice_kind, {list_completeness::state::truncated, "cut at 500 ResourceSlices"});
   computed_list cut = dra::list_devices(watched.context());
   CHECK(cut.incomplete);
@@ -138,7 +139,7 @@ TEST_CASE("only the newest generation of a pool counts; a pool missing slices is
   cluster.load_yaml(slice("old", "gpu-node-1", 1, 1, "gpu-node-1", "  - name: gpu-old") + "---\n" +
                     slice("new-a", "gpu-node-1", 2, 2, "gpu-node-1", "  - name: gpu-0\n  - name: gpu-1") + "---\n" +
                     slice("other", "gpu-node-2", 3, 1, "gpu-node-2", "  - name: gpu-0"));
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
   computed_list list = dra::list_devices(cluster.context());
   REQUIRE(list.items.size() == 3);
   CHECK(row_for(list, "gpu-node-1", "gpu-old") == nullptr);
@@ -146,17 +147,17 @@ TEST_CASE("only the newest generation of a pool counts; a pool missing slices is
   CHECK((*row_for(list, "gpu-node-1", "gpu-0"))["poolGeneration"] == 2);
   CHECK((*row_for(list, "gpu-node-2", "gpu-0"))["poolComplete"] == true);
 
-  auto old_state = dra_test::state_of(cluster, dra::slice_kind, "", "old");
+  auto old_state = testing::state_of(cluster, dra::slice_kind, "", "old");
   CHECK(old_state.label == "Outdated");
   CHECK_THAT(old_state.message, Catch::Contains("generation 2"));
-  json old_view = dra_test::view_of(cluster, dra::slice_kind, "", "old");
+  json old_view = testing::view_of(cluster, dra::slice_kind, "", "old");
   CHECK(old_view["poolStatus"]["current"] == false);
-  CHECK(dra_test::has_note_containing(old_view, "older generation"));
-  CHECK(dra_test::state_of(cluster, dra::slice_kind, "", "new-a").label == "Incomplete pool");
-  json incomplete = dra_test::view_of(cluster, dra::slice_kind, "", "new-a");
+  CHECK(testing::has_note_containing(old_view, "older generation"));
+  CHECK(testing::state_of(cluster, dra::slice_kind, "", "new-a").label == "Incomplete pool");
+  json incomplete = testing::view_of(cluster, dra::slice_kind, "", "new-a");
   CHECK(incomplete["poolStatus"]["slicesOfNewestGeneration"] == 1);
-  CHECK(dra_test::has_note_containing(incomplete, "1 of 2 slices"));
-  CHECK(dra_test::state_of(cluster, dra::slice_kind, "", "other").label == "Current");
+  CHECK(testing::has_note_containing(incomplete, "1 of 2 slices"));
+  CHECK(testing::state_of(cluster, dra::slice_kind, "", "other").label == "Current");
 }
 
 TEST_CASE("a node's details list the devices its drivers publish for it", "[dra][devices]") {
@@ -195,15 +196,15 @@ spec:
   - {name: port-2, nodeName: gpu-node-2}
   - {name: shared, allNodes: true}
 )");
-  dra_test::mark_complete(cluster);
-  json node = dra_test::view_of(cluster, core::node_kind, "", "gpu-node-1");
+  testing::mark_complete(cluster);
+  json node = testing::view_of(cluster, core::node_kind, "", "gpu-node-1");
   REQUIRE(node["draDevices"].size() == 2);
   CHECK(node["draDevices"][0]["device"] == "gpu-0");
   CHECK(node["draDevices"][0]["capacity"]["memory"] == "80Gi");
   CHECK(node["draDevices"][1]["device"] == "port-1");
   CHECK(node["draDevices"][1]["driver"] == "nic.example.com");
-  CHECK(dra_test::link_with(node, "resourceSlice", "gpu-node-1-gpus") != nullptr);
-  json other = dra_test::view_of(cluster, core::node_kind, "", "cpu-node");
+  CHECK(testing::link_with(node, "resourceSlice", "gpu-node-1-gpus") != nullptr);
+  json other = testing::view_of(cluster, core::node_kind, "", "cpu-node");
   CHECK(other["draDevices"].empty());
   // The all-nodes device is on the Devices page, pinned to no node.
   computed_list list = dra::list_devices(cluster.context());

@@ -2,9 +2,10 @@
 // never a crash.
 #include <catch2/catch.hpp>
 
+#include "sections/core/core_section.hpp"
 #include "sections/dra/dra_section.hpp"
 #include "support/fixtures.hpp"
-#include "unit/sections/dra/dra_test_support.hpp"
+#include "support/section_views.hpp"
 
 using namespace sextant;
 using sextant::testing::fixture_cluster;
@@ -102,7 +103,7 @@ status:
 json safe_view(const fixture_cluster& cluster, const kind_key& type, const std::string& namespace_,
                const std::string& name) {
   json view;
-  REQUIRE_NOTHROW(view = dra_test::view_of(cluster, type, namespace_, name));
+  REQUIRE_NOTHROW(view = testing::view_of(cluster, type, namespace_, name));
   return view;
 }
 
@@ -111,14 +112,14 @@ json safe_view(const fixture_cluster& cluster, const kind_key& type, const std::
 TEST_CASE("malformed DRA objects yield what can be read and a note", "[dra][malformed]") {
   fixture_cluster cluster;
   cluster.load_yaml(malformed);
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
 
   json no_spec = safe_view(cluster, dra::claim_kind, "bad", "no-spec");
   CHECK(no_spec["state"]["label"] == "Pending");
   CHECK(no_spec["requests"].empty());
   CHECK(no_spec["allocation"].is_null());
-  CHECK(dra_test::has_note_containing(no_spec, "spec is missing"));
-  CHECK(dra_test::has_note_containing(no_spec, "status.allocation is not an object"));
+  CHECK(testing::has_note_containing(no_spec, "spec is missing"));
+  CHECK(testing::has_note_containing(no_spec, "status.allocation is not an object"));
 
   json wrong = safe_view(cluster, dra::claim_kind, "bad", "wrong-types");
   // reservedFor keeps its one readable entry.
@@ -129,11 +130,11 @@ TEST_CASE("malformed DRA objects yield what can be read and a note", "[dra][malf
   CHECK(wrong["requests"][0]["count"].is_null());
   CHECK(wrong["requests"][0]["selectors"].empty());
   CHECK(wrong["requests"][0]["firstAvailable"].empty());
-  CHECK(dra_test::has_note_containing(wrong, "Request #1 is not an object"));
-  CHECK(dra_test::has_note_containing(wrong, "The count of request gpu is not a number"));
-  CHECK(dra_test::has_note_containing(wrong, "The selectors of request gpu is not a list"));
-  CHECK(dra_test::has_note_containing(wrong, "The firstAvailable list of request gpu is not a list"));
-  CHECK(dra_test::has_note_containing(wrong, "no opaque driver configuration"));
+  CHECK(testing::has_note_containing(wrong, "Request #1 is not an object"));
+  CHECK(testing::has_note_containing(wrong, "The count of request gpu is not a number"));
+  CHECK(testing::has_note_containing(wrong, "The selectors of request gpu is not a list"));
+  CHECK(testing::has_note_containing(wrong, "The firstAvailable list of request gpu is not a list"));
+  CHECK(testing::has_note_containing(wrong, "no opaque driver configuration"));
   REQUIRE(wrong["allocation"]["devices"].size() == 1);
   CHECK(wrong["allocation"]["devices"][0]["device"] == "gpu-0");
   CHECK(wrong["allocation"]["devices"][0]["bindingConditions"].empty());
@@ -141,22 +142,22 @@ TEST_CASE("malformed DRA objects yield what can be read and a note", "[dra][malf
   CHECK(wrong["consumers"].size() == 1);
 
   json not_list = safe_view(cluster, dra::claim_kind, "bad", "requests-not-list");
-  CHECK(dra_test::has_note_containing(not_list, "spec.devices.requests is not a list"));
+  CHECK(testing::has_note_containing(not_list, "spec.devices.requests is not a list"));
 
   json claim_template = safe_view(cluster, dra::template_kind, "bad", "empty");
   CHECK(claim_template["requests"].empty());
   CHECK(claim_template["state"]["label"] == "Defined");
-  CHECK(dra_test::has_note_containing(claim_template, "spec is missing"));
+  CHECK(testing::has_note_containing(claim_template, "spec is missing"));
 
   json bad_class = safe_view(cluster, dra::device_class_kind, "", "bad-class");
   CHECK(bad_class["selectors"].empty());
-  CHECK(dra_test::has_note_containing(bad_class, "not an object"));
+  CHECK(testing::has_note_containing(bad_class, "not an object"));
   json bare_class = safe_view(cluster, dra::device_class_kind, "", "bare-class");
-  CHECK(dra_test::has_note_containing(bare_class, "selects every device"));
+  CHECK(testing::has_note_containing(bare_class, "selects every device"));
 
   json slice_no_spec = safe_view(cluster, dra::slice_kind, "", "no-spec");
   CHECK(slice_no_spec["devices"].empty());
-  CHECK(dra_test::has_note_containing(slice_no_spec, "no spec"));
+  CHECK(testing::has_note_containing(slice_no_spec, "no spec"));
 
   json odd = safe_view(cluster, dra::slice_kind, "", "odd-devices");
   REQUIRE(odd["devices"].size() == 2);
@@ -165,14 +166,14 @@ TEST_CASE("malformed DRA objects yield what can be read and a note", "[dra][malf
   CHECK(odd["devices"][0]["capacity"] == json{{"cores", "8"}});
   CHECK(odd["devices"][1]["device"] == "#3");
   CHECK(odd["devices"][1]["attributes"]["model"].is_null());
-  CHECK(dra_test::has_note_containing(odd, "Device #1 is not an object"));
-  CHECK(dra_test::has_note_containing(odd, "The attributes of device gpu-1 is not a map"));
-  CHECK(dra_test::has_note_containing(odd, "Capacity memory of device gpu-1 has no readable quantity"));
-  CHECK(dra_test::has_note_containing(odd, "Attribute model has no value of a known type"));
-  CHECK(dra_test::has_note_containing(odd, "Device #3 has no name"));
+  CHECK(testing::has_note_containing(odd, "Device #1 is not an object"));
+  CHECK(testing::has_note_containing(odd, "The attributes of device gpu-1 is not a map"));
+  CHECK(testing::has_note_containing(odd, "Capacity memory of device gpu-1 has no readable quantity"));
+  CHECK(testing::has_note_containing(odd, "Attribute model has no value of a known type"));
+  CHECK(testing::has_note_containing(odd, "Device #3 has no name"));
 
   json devices_not_list = safe_view(cluster, dra::slice_kind, "", "devices-not-list");
-  CHECK(dra_test::has_note_containing(devices_not_list, "spec.devices is not a list"));
+  CHECK(testing::has_note_containing(devices_not_list, "spec.devices is not a list"));
 
   computed_list page;
   REQUIRE_NOTHROW(page = dra::list_devices(cluster.context()));
@@ -189,7 +190,7 @@ TEST_CASE("malformed DRA objects yield what can be read and a note", "[dra][malf
   for (const kind_key& type : {dra::claim_kind, dra::template_kind, dra::device_class_kind, dra::slice_kind}) {
     for (const object_ptr& object : cluster.store.list(type)) {
       INFO(object->key());
-      CHECK_NOTHROW(dra_test::resource_for(type)->state(*object, cluster.context()));
+      CHECK_NOTHROW(testing::resource_for(type)->state(*object, cluster.context()));
     }
   }
   CHECK_NOTHROW(dra::evaluate_pod(*cluster.get("", "Pod", "bad", "odd-pod"), cluster.context()));
@@ -209,10 +210,10 @@ status:
     devices:
       results: [{request: gpu, driver: gpu.example.com, pool: p, device: gpu-0, bindingConditions: [7, {a: b}]}]
 )");
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
   json view = safe_view(cluster, dra::claim_kind, "bad", "odd-binding");
   CHECK(view["allocation"]["devices"][0]["binding"] == "waiting");
-  CHECK(dra_test::has_note_containing(view, "binding conditions that cannot be read (not strings)"));
-  CHECK(dra_test::has_note_containing(view, "bindingConditions is not a string; it is left out."));
-  CHECK_FALSE(dra_test::has_note_containing(view, "report  before"));
+  CHECK(testing::has_note_containing(view, "binding conditions that cannot be read (not strings)"));
+  CHECK(testing::has_note_containing(view, "bindingConditions is not a string; it is left out."));
+  CHECK_FALSE(testing::has_note_containing(view, "report  before"));
 }

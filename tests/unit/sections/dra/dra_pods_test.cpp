@@ -2,9 +2,10 @@
 // the DRA reasons a pod waits, from the scheduler's words or, when it wrote none, the objects.
 #include <catch2/catch.hpp>
 
+#include "sections/core/core_section.hpp"
 #include "sections/dra/dra_section.hpp"
 #include "support/fixtures.hpp"
-#include "unit/sections/dra/dra_test_support.hpp"
+#include "support/section_views.hpp"
 
 using namespace sextant;
 using sextant::testing::fixture_cluster;
@@ -76,8 +77,8 @@ spec:
   devices:
     requests: [{name: gpu, deviceClassName: gpu.nvidia.com}]
 )");
-  dra_test::mark_complete(cluster);
-  json view = dra_test::view_of(cluster, core::pod_kind, "gpu-test7", "gpu-pod");
+  testing::mark_complete(cluster);
+  json view = testing::view_of(cluster, core::pod_kind, "gpu-test7", "gpu-pod");
   REQUIRE(view["claims"].size() == 2);
   const json& gpu0 = claim_named(view, "gpu0");
   CHECK(gpu0["source"] == "template");
@@ -90,19 +91,19 @@ spec:
   CHECK(gpu1["claimName"].is_null());
   CHECK(gpu1["state"] == "Not created yet");
   CHECK(gpu1["path"].is_null());
-  CHECK(dra_test::link_with(view, "resourceClaim", "gpu-pod-gpu0-q8zcn") != nullptr);
-  CHECK(dra_test::link_with(view, "resourceClaim", "gpu-pod-gpu1-abcde") == nullptr);
-  CHECK(dra_test::link_with(view, "resourceClaimTemplate", "single-gpu") != nullptr);
+  CHECK(testing::link_with(view, "resourceClaim", "gpu-pod-gpu0-q8zcn") != nullptr);
+  CHECK(testing::link_with(view, "resourceClaim", "gpu-pod-gpu1-abcde") == nullptr);
+  CHECK(testing::link_with(view, "resourceClaimTemplate", "single-gpu") != nullptr);
 
   // The scheduler wrote nothing (it writes no condition for a claim not created yet): the
   // objects say why the pod waits.
   REQUIRE(view["waiting"].is_object());
   CHECK(view["waiting"]["message"].is_null());
-  CHECK(dra_test::reason_ids(view) == std::vector<std::string>{"claim-not-created"});
+  CHECK(testing::reason_ids(view) == std::vector<std::string>{"claim-not-created"});
   CHECK(view["waiting"]["reasons"][0]["source"] == "objects");
   CHECK_THAT(view["waiting"]["reasons"][0]["text"].get<std::string>(),
              Catch::Contains("gpu1") && Catch::Contains("single-gpu"));
-  CHECK(dra_test::has_note_containing(view, "scheduler wrote no DRA reason"));
+  CHECK(testing::has_note_containing(view, "scheduler wrote no DRA reason"));
 }
 
 TEST_CASE("direct claims: found, missing, cannot tell, and a generated claim that is not the pod's", "[dra][pods]") {
@@ -131,26 +132,26 @@ metadata:
   ownerReferences: [{apiVersion: v1, kind: Pod, name: other, uid: other-uid, controller: true}]
 spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}}
 )");
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
 
-  json pod0 = dra_test::view_of(cluster, core::pod_kind, "basic-shared-claim-across-pods", "pod0");
+  json pod0 = testing::view_of(cluster, core::pod_kind, "basic-shared-claim-across-pods", "pod0");
   const json& shared = claim_named(pod0, "shared-gpu");
   CHECK(shared["source"] == "direct");
   CHECK(shared["claimName"] == "single-gpu");
   CHECK(shared["state"] == "Pending");
   CHECK(shared["reservedForPod"] == false);
 
-  json orphan = dra_test::view_of(cluster, core::pod_kind, "basic-shared-claim-across-pods", "orphan");
+  json orphan = testing::view_of(cluster, core::pod_kind, "basic-shared-claim-across-pods", "orphan");
   CHECK(claim_named(orphan, "gpu")["state"] == "Not found");
   CHECK(claim_named(orphan, "gpu")["usedBy"][0]["request"] == "gpu");
   CHECK(claim_named(orphan, "stolen")["state"] == "Not created for this pod");
   CHECK(claim_named(orphan, "broken")["state"] == "Invalid");
   CHECK(claim_named(orphan, "broken")["source"].is_null());
-  auto ids = dra_test::reason_ids(orphan);
+  auto ids = testing::reason_ids(orphan);
   CHECK(ids == std::vector<std::string>{"claim-not-found", "claim-not-owned", "claim-source-missing"});
 
   cluster.store.set_completeness(dra::claim_kind, {list_completeness::state::unreadable, "forbidden"});
-  json unsure = dra_test::view_of(cluster, core::pod_kind, "basic-shared-claim-across-pods", "orphan");
+  json unsure = testing::view_of(cluster, core::pod_kind, "basic-shared-claim-across-pods", "orphan");
   CHECK(claim_named(unsure, "gpu")["state"] == "cannot tell");
 }
 
@@ -178,8 +179,8 @@ kind: ResourceClaim
 metadata: {name: big-gpu, namespace: ml}
 spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.nvidia.com, count: 8}}]}}
 )");
-  dra_test::mark_complete(cluster);
-  json view = dra_test::view_of(cluster, core::pod_kind, "ml", "trainer-0");
+  testing::mark_complete(cluster);
+  json view = testing::view_of(cluster, core::pod_kind, "ml", "trainer-0");
   // Core made the block with the scheduler's message; DRA named its part.
   REQUIRE(view["waiting"].is_object());
   CHECK_THAT(view["waiting"]["message"].get<std::string>(), Catch::StartsWith("0/2 nodes are available"));
@@ -190,7 +191,7 @@ spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.nvidia.co
   CHECK(reason["nodes"] == 1);
   CHECK(reason["source"] == "scheduler");
   CHECK(reason["fragment"] == "1 cannot allocate all claims");
-  CHECK_FALSE(dra_test::has_note_containing(view, "scheduler wrote no DRA reason"));
+  CHECK_FALSE(testing::has_note_containing(view, "scheduler wrote no DRA reason"));
   CHECK(claim_named(view, "gpu")["state"] == "Pending");
 }
 
@@ -225,11 +226,11 @@ apiVersion: resource.k8s.io/v1
 kind: DeviceClass
 metadata: {name: gpu.example.com}
 )");
-  dra_test::mark_complete(cluster);
-  json view = dra_test::view_of(cluster, core::pod_kind, "binding-conditions", "pod0");
+  testing::mark_complete(cluster);
+  json view = testing::view_of(cluster, core::pod_kind, "binding-conditions", "pod0");
   REQUIRE(view["waiting"].is_object());
   CHECK(view["waiting"]["since"] == "2026-11-29T11:30:00Z");
-  CHECK(dra_test::reason_ids(view) == std::vector<std::string>{"binding-timeout"});
+  CHECK(testing::reason_ids(view) == std::vector<std::string>{"binding-timeout"});
   CHECK(view["waiting"]["reasons"][0]["claim"] == "pod0-gpu-x1");
 }
 
@@ -255,13 +256,13 @@ status:
   phase: Pending
   conditions: [{type: PodScheduled, status: "False", reason: Unschedulable, message: "0/3 nodes are available: 3 Insufficient cpu."}]
 )");
-  dra_test::mark_complete(cluster);
-  json gated = dra_test::view_of(cluster, core::pod_kind, "ml", "gated");
+  testing::mark_complete(cluster);
+  json gated = testing::view_of(cluster, core::pod_kind, "ml", "gated");
   CHECK(gated["waiting"]["schedulingGates"] == json::array({"example.com/quota"}));
   CHECK(gated["waiting"]["reasons"].empty());
   CHECK(claim_named(gated, "gpu")["state"] == "Not created yet");
 
-  json plain = dra_test::view_of(cluster, core::pod_kind, "ml", "plain");
+  json plain = testing::view_of(cluster, core::pod_kind, "ml", "plain");
   CHECK_FALSE(plain.contains("claims"));
   CHECK(plain["waiting"]["reasons"].empty());
 }
@@ -291,9 +292,9 @@ kind: ResourceClaim
 metadata: {name: wrong-class, namespace: ml}
 spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.typo.com}}]}}
 )");
-  dra_test::mark_complete(cluster);
-  json view = dra_test::view_of(cluster, core::pod_kind, "ml", "waits");
-  CHECK(dra_test::reason_ids(view) == std::vector<std::string>{"claim-deleting", "device-class-missing"});
+  testing::mark_complete(cluster);
+  json view = testing::view_of(cluster, core::pod_kind, "ml", "waits");
+  CHECK(testing::reason_ids(view) == std::vector<std::string>{"claim-deleting", "device-class-missing"});
   CHECK(view["waiting"]["reasons"][1]["deviceClass"] == "gpu.typo.com");
   CHECK(claim_named(view, "a")["state"] == "Deleting");
 }

@@ -3,9 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include "problems/problem_engine.hpp"
+#include "sections/core/core_section.hpp"
 #include "sections/dra/dra_section.hpp"
 #include "support/fixtures.hpp"
-#include "unit/sections/dra/dra_test_support.hpp"
+#include "support/section_views.hpp"
 
 using namespace sextant;
 using sextant::testing::at;
@@ -78,7 +79,7 @@ TEST_CASE("a claim not created yet or missing counts without a scheduler message
                     pod("uncreated", "{name: gpu, resourceClaimTemplateName: gpu-template}", "") +
                     pod("missing", "{name: gpu, resourceClaimName: nowhere}", "") +
                     pod("fresh", "{name: gpu, resourceClaimTemplateName: gpu-template}", "", "2026-11-29T11:58:00Z"));
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
 
   auto uncreated = findings(cluster, "uncreated");
   REQUIRE(uncreated.size() == 1);
@@ -111,7 +112,7 @@ TEST_CASE("an unallocated claim counts only when the scheduler names a DRA reaso
                     pod("no-condition", "{name: gpu, resourceClaimName: gpu}", "") +
                     pod("allocated", "{name: gpu, resourceClaimName: allocated}",
                         unschedulable("0/2 nodes are available: 2 resourceclaim not available on the node.")));
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
   auto named = findings(cluster, "dra-reason");
   REQUIRE(named.size() == 1);
   // Since the scheduler's PodScheduled condition, not the pod's creation.
@@ -131,7 +132,7 @@ TEST_CASE("gated, scheduled, deleting pods and clusters without a Device Class a
                          "  nodeName: gpu-node-1\n") +
                      pod("judged", "{name: gpu, resourceClaimTemplateName: t}", "", "2026-11-29T11:00:00Z");
   cluster.load_yaml(pods);
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
   // No Device Class anywhere: nothing is judged.
   CHECK(findings(cluster, "judged").empty());
 

@@ -5,7 +5,7 @@
 #include "sections/dra/dra_section.hpp"
 #include "support/fixtures.hpp"
 #include "support/upstream_files.hpp"
-#include "unit/sections/dra/dra_test_support.hpp"
+#include "support/section_views.hpp"
 
 using namespace sextant;
 using sextant::testing::fixture_cluster;
@@ -224,8 +224,8 @@ const std::vector<std::string> versions = {"v1alpha3", "v1beta1", "v1beta2", "v1
 TEST_CASE("a claim reads the same in v1alpha3, v1beta1, v1beta2 and v1", "[dra][versions]") {
   fixture_cluster cluster;
   cluster.load_yaml(claims_in_every_version);
-  dra_test::mark_complete(cluster);
-  json reference = dra_test::view_of(cluster, dra::claim_kind, "v1", "gpu");
+  testing::mark_complete(cluster);
+  json reference = testing::view_of(cluster, dra::claim_kind, "v1", "gpu");
   REQUIRE(reference["requests"].size() == 1);
   const json& request = reference["requests"][0];
   CHECK(request["name"] == "gpu");
@@ -240,11 +240,11 @@ TEST_CASE("a claim reads the same in v1alpha3, v1beta1, v1beta2 and v1", "[dra][
   CHECK(reference["state"]["label"] == "Allocated");
   for (const std::string& version : versions) {
     INFO("version " << version);
-    json view = dra_test::view_of(cluster, dra::claim_kind, version, "gpu");
+    json view = testing::view_of(cluster, dra::claim_kind, version, "gpu");
     CHECK(view["requests"] == reference["requests"]);
     CHECK(view["allocation"] == reference["allocation"]);
     CHECK(view["state"] == reference["state"]);
-    CHECK(dra_test::has_note_containing(view, "does not evaluate"));
+    CHECK(testing::has_note_containing(view, "does not evaluate"));
   }
 }
 
@@ -252,7 +252,7 @@ TEST_CASE("a slice's devices read the same in every version", "[dra][versions]")
   fixture_cluster cluster;
   cluster.load_yaml(slice_yaml("v1alpha3", basic_bare) + "---\n" + slice_yaml("v1beta1", basic_value) + "---\n" +
                     slice_yaml("v1beta2", flattened) + "---\n" + slice_yaml("v1", flattened));
-  dra_test::mark_complete(cluster);
+  testing::mark_complete(cluster);
   computed_list devices = dra::list_devices(cluster.context());
   REQUIRE(devices.items.size() == 4);
   for (const json& row : devices.items) {
@@ -266,7 +266,7 @@ TEST_CASE("a slice's devices read the same in every version", "[dra][versions]")
   }
   for (const std::string& version : versions) {
     INFO("version " << version);
-    json view = dra_test::view_of(cluster, dra::slice_kind, "", "slice-" + version);
+    json view = testing::view_of(cluster, dra::slice_kind, "", "slice-" + version);
     CHECK(view["state"]["label"] == "Current");
     CHECK(view["deviceCount"] == 1);
     CHECK(view["devices"][0]["capacity"]["memory"] == "80Gi");
@@ -277,19 +277,19 @@ TEST_CASE("a slice's devices read the same in every version", "[dra][versions]")
 TEST_CASE("templates and device classes read the same in every version", "[dra][versions]") {
   fixture_cluster cluster;
   cluster.load_yaml(templates_and_classes_in_every_version);
-  dra_test::mark_complete(cluster);
-  json reference = dra_test::view_of(cluster, dra::template_kind, "v1", "two-gpus");
+  testing::mark_complete(cluster);
+  json reference = testing::view_of(cluster, dra::template_kind, "v1", "two-gpus");
   CHECK(reference["requests"][0]["text"] == "2 devices of class gpu.example.com");
   CHECK(reference["deviceClasses"] == json::array({"gpu.example.com"}));
   for (const std::string& version : versions) {
     INFO("version " << version);
-    json view = dra_test::view_of(cluster, dra::template_kind, version, "two-gpus");
+    json view = testing::view_of(cluster, dra::template_kind, version, "two-gpus");
     CHECK(view["requests"] == reference["requests"]);
     CHECK(view["state"]["label"] == "Defined");
-    json device_class = dra_test::view_of(cluster, dra::device_class_kind, "", "class-" + version);
+    json device_class = testing::view_of(cluster, dra::device_class_kind, "", "class-" + version);
     CHECK(device_class["selectors"] == json::array({"device.driver == 'gpu.example.com'"}));
     CHECK(device_class["implicitExtendedResourceName"] == "deviceclass.resource.kubernetes.io/class-" + version);
-    CHECK(dra_test::has_note_containing(device_class, "does not evaluate"));
+    CHECK(testing::has_note_containing(device_class, "does not evaluate"));
   }
 }
 
@@ -301,9 +301,9 @@ TEST_CASE("the kubernetes/api round-trip fixtures of v1, v1beta2 and v1beta1 rea
       cluster.load_file(upstream_files("testdata/k8s-api-resource") /
                         ("resource.k8s.io." + version + "." + kind + ".yaml"));
     }
-    dra_test::mark_complete(cluster);
+    testing::mark_complete(cluster);
 
-    json claim = dra_test::view_of(cluster, dra::claim_kind, "namespaceValue", "nameValue");
+    json claim = testing::view_of(cluster, dra::claim_kind, "namespaceValue", "nameValue");
     // The fixture sets deletionTimestamp: Deleting wins over everything.
     CHECK(claim["state"]["label"] == "Deleting");
     REQUIRE(claim["requests"].size() == 1);
@@ -333,16 +333,16 @@ TEST_CASE("the kubernetes/api round-trip fixtures of v1, v1beta2 and v1beta1 rea
     CHECK(claim["consumers"][0]["name"] == "nameValue");
     CHECK(claim["allocation"]["config"][0]["source"] == "sourceValue");
 
-    json claim_template = dra_test::view_of(cluster, dra::template_kind, "namespaceValue", "nameValue");
+    json claim_template = testing::view_of(cluster, dra::template_kind, "namespaceValue", "nameValue");
     CHECK(claim_template["requests"][0]["deviceClassName"] == "deviceClassNameValue");
     CHECK(claim_template["claimMetadata"]["labels"] == json{{"labelsKey", "labelsValue"}});
 
     // The round-trip fixtures set a namespace even on cluster-scoped kinds; the store keeps it.
-    json device_class = dra_test::view_of(cluster, dra::device_class_kind, "namespaceValue", "nameValue");
+    json device_class = testing::view_of(cluster, dra::device_class_kind, "namespaceValue", "nameValue");
     CHECK(device_class["selectors"] == json::array({"expressionValue"}));
     CHECK(device_class["config"][0]["driver"] == "driverValue");
 
-    json slice = dra_test::view_of(cluster, dra::slice_kind, "namespaceValue", "nameValue");
+    json slice = testing::view_of(cluster, dra::slice_kind, "namespaceValue", "nameValue");
     CHECK(slice["driver"] == "driverValue");
     CHECK(slice["poolStatus"]["generation"] == 2);
     CHECK(slice["poolStatus"]["resourceSliceCount"] == 3);

@@ -1,27 +1,10 @@
 #include "kueue_test_support.hpp"
 
-#include <yaml-cpp/yaml.h>
-#include <catch2/catch.hpp>
-
-#include "sections/kueue/kueue_section.hpp"
-#include "snapshot/yaml_to_json.hpp"
-
 namespace sextant::kueue::testing {
-
-std::vector<json> upstream_documents(const std::string& relative) {
-  std::vector<json> out;
-  for (const YAML::Node& node : YAML::LoadAllFromFile(sextant::testing::upstream(relative).string())) {
-    if (node && !node.IsNull()) {
-      out.push_back(yaml_to_json(node));
-    }
-  }
-  REQUIRE(!out.empty());
-  return out;
-}
 
 json excerpt_object(const std::string& relative, const std::string& api_version, const std::string& kind,
                     const std::string& namespace_, const std::string& name) {
-  json excerpt = upstream_documents(relative).front();
+  json excerpt = sextant::testing::upstream_documents(relative).front();
   json status = excerpt.contains("status") ? excerpt["status"] : json::object();
   if (status.is_array()) {
     status = json{{"conditions", status}};
@@ -31,18 +14,6 @@ json excerpt_object(const std::string& relative, const std::string& api_version,
     metadata["namespace"] = namespace_;
   }
   return json{{"apiVersion", api_version}, {"kind", kind}, {"metadata", metadata}, {"status", status}};
-}
-
-void load(sextant::testing::fixture_cluster& cluster, const std::vector<json>& objects) {
-  json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", objects}};
-  cluster.load_json(list.dump());
-}
-
-void mark_complete(sextant::testing::fixture_cluster& cluster) {
-  for (const kind_key& type : {workload_kind, local_queue_kind, cluster_queue_kind, cohort_kind, resource_flavor_kind,
-                               admission_check_kind, priority_class_kind}) {
-    cluster.store.set_completeness(type, {list_completeness::state::complete, ""});
-  }
 }
 
 json condition(const std::string& type, const std::string& status, const std::string& reason,

@@ -7,6 +7,7 @@ using namespace sextant;
 using namespace sextant::kueue;
 using namespace sextant::kueue::testing;
 using sextant::testing::fixture_cluster;
+using sextant::testing::upstream_documents;
 
 namespace {
 
