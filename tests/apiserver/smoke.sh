@@ -1,19 +1,18 @@
 #!/usr/bin/env bash
 # Smoke test of bin/testcluster with curl: DRA versions, a Kueue v1beta2
 # list, RBAC for the reader token, the wrong CA, compaction -> 410, restart,
-# and a clean SIGTERM. Usage: smoke.sh [CRD_ROOT] (default: the shared
-# upstream CRDs). Prints one line per check and "N passed, N failed".
+# and a clean SIGTERM. Usage: smoke.sh (the CRDs come from the operators' Go
+# modules through tests/upstream/fetch.sh). Prints one line per check and
+# "N passed, N failed".
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-crd_root="${1:-$here/../../../shared/upstream/crds}"
 "$here/build.sh" || exit 1
+crd_dirs="$("$here/../upstream/fetch.sh" crds/kueue crds/jobset crds/kuberay crds/kserve crds/gpu-operator)" || exit 1
 
 dir="$(mktemp -d /tmp/testcluster-smoke.XXXXXX)"
 args=(--dir "$dir")
-for p in kueue jobset kuberay kserve gpu-operator k8s-dra-driver-gpu; do
-    [[ -d "$crd_root/$p" ]] && args+=(--crds "$crd_root/$p")
-done
+while read -r crds; do args+=(--crds "$crds"); done <<<"$crd_dirs"
 "$here/bin/testcluster" "${args[@]}" >"$dir/testcluster.out" 2>&1 &
 sup=$!
 trap 'kill $sup 2>/dev/null; wait $sup 2>/dev/null' EXIT

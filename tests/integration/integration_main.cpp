@@ -9,13 +9,41 @@
 
 #include <catch2/catch.hpp>
 
+#include "test_cluster.hpp"
+
 namespace {
 
 bool go_installed() {
   return std::system("command -v go >/dev/null 2>&1") == 0;
 }
 
+// Whether an assertion of the running test case failed: a test_cluster keeps its logs then.
+bool& failed_flag() {
+  static bool failed = false;
+  return failed;
+}
+
+struct failure_listener : Catch::TestEventListenerBase {
+  using TestEventListenerBase::TestEventListenerBase;
+  void testCaseStarting(const Catch::TestCaseInfo& info) override {
+    failed_flag() = false;
+    TestEventListenerBase::testCaseStarting(info);
+  }
+  bool assertionEnded(const Catch::AssertionStats& stats) override {
+    failed_flag() = failed_flag() || !stats.assertionResult.isOk();
+    return TestEventListenerBase::assertionEnded(stats);
+  }
+};
+
 }  // namespace
+
+CATCH_REGISTER_LISTENER(failure_listener)
+
+namespace sextant::integration {
+bool current_test_failed() {
+  return failed_flag();
+}
+}  // namespace sextant::integration
 
 int main(int argc, char** argv) {
   bool listing = false;

@@ -6,12 +6,17 @@
 #include <unistd.h>
 
 #include <fcntl.h>
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+
+#include "support/upstream_files.hpp"
 
 extern char** environ;
 
@@ -19,7 +24,11 @@ namespace sextant::integration {
 namespace fs = std::filesystem;
 
 std::filesystem::path upstream_crds(const std::string& name) {
-  return fs::path(SEXTANT_SHARED_DIR) / "upstream" / "crds" / name;
+  return sextant::testing::upstream_files("crds/" + name);
+}
+
+std::filesystem::path controller_binary(const std::string& name) {
+  return fs::path(SEXTANT_SOURCE_DIR) / "tests" / "controllers" / "bin" / name;
 }
 
 std::filesystem::path fixture(const std::string& name) {
@@ -51,6 +60,20 @@ test_cluster::test_cluster(cluster_options options) {
   std::string pattern = (fs::temp_directory_path() / "sextant-cluster-XXXXXX").string();
   dir_ = ::mkdtemp(pattern.data());
   std::vector<std::string> args{SEXTANT_TESTCLUSTER, "--dir", (dir_ / "cluster").string()};
+  for (const std::string& controller : options.controllers) {
+    if (controller == "kueue" || controller == "jobset") {
+      // The operator's own binary (tests/controllers/build.sh), with its CRDs of the same version.
+      args.push_back("--" + controller);
+      args.push_back(controller_binary(controller).string());
+      const std::string crds = upstream_crds(controller).string();
+      if (std::find(options.crds.begin(), options.crds.end(), crds) == options.crds.end()) {
+        options.crds.push_back(crds);
+      }
+    } else {
+      args.push_back("--controllers");
+      args.push_back(controller);
+    }
+  }
   for (const std::string& crds : options.crds) {
     args.push_back("--crds");
     args.push_back(crds);
@@ -109,6 +132,11 @@ test_cluster::~test_cluster() {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
+  }
+  if (current_test_failed() || std::uncaught_exceptions() > 0) {
+    // What the apiserver and the controllers said is what explains a failure: keep it.
+    std::fprintf(stderr, "test failed: the cluster's folder and logs are kept in %s\n", dir_.c_str());
+    return;
   }
   std::error_code ignored;
   fs::remove_all(dir_, ignored);

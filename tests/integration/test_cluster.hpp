@@ -1,8 +1,9 @@
 #pragma once
 // One real etcd + kube-apiserver for a test: tests/apiserver's `testcluster`, started in a
-// scratch folder and stopped (SIGTERM) with the object. It writes kubeconfigs for a token,
-// a client certificate, a reader without RBAC and a wrong CA, the CA and tokens, and has a
-// control port that compacts etcd or restarts the apiserver.
+// scratch folder and stopped (SIGTERM) with the object, with the upstream controllers the test
+// asks for. The folder (logs included) is kept when the test failed, and its path printed. It writes kubeconfigs for a
+// token, a client certificate, a reader without RBAC and a wrong CA, the CA and tokens, and has a control port that
+// compacts etcd or restarts the apiserver.
 #include <sys/types.h>
 
 #include <filesystem>
@@ -15,9 +16,14 @@
 namespace sextant::integration {
 
 struct cluster_options {
-  std::vector<std::string> crds;          // folders of CRDs installed before the cluster is ready
+  std::vector<std::string> crds{};        // folders of CRDs installed before the cluster is ready
   bool watch_cache = true;                // false: every watch is served by etcd (compaction shows)
   std::vector<std::string> extra_args{};  // more testcluster flags, e.g. "--dra-versions=v1beta1"
+  // Upstream controllers started beside the apiserver: "kube-scheduler",
+  // "kube-controller-manager" (the Job, garbage-collector, ResourceClaim, namespace and
+  // service-account controllers), "kueue" and "jobset" (the operators' own binaries,
+  // tests/controllers/; their CRDs are added). Each logs to DIR/cluster/<name>.log.
+  std::vector<std::string> controllers{};
 };
 
 class test_cluster {
@@ -45,9 +51,14 @@ class test_cluster {
   std::map<std::string, std::string> env_;
 };
 
-// ../shared/upstream/crds/<name>
+// The CRDs of one operator ("kueue", "jobset", "kuberay", "training-operator", "lws", ...) from its
+// Go module at the version tests/upstream/go.mod pins (see support/upstream_files.hpp).
 std::filesystem::path upstream_crds(const std::string& name);
 std::filesystem::path fixture(const std::string& name);
+// tests/controllers/bin/<name>, built by tests/controllers/build.sh (ctest: kube_controllers_build).
+std::filesystem::path controller_binary(const std::string& name);
+// Whether the running test case has failed an assertion so far (integration_main's listener).
+bool current_test_failed();
 std::string read_text(const std::filesystem::path& path);
 void write_text(const std::filesystem::path& path, const std::string& text);
 

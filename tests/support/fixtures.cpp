@@ -25,11 +25,11 @@ void require_clean(const snapshot_report& report) {
 std::filesystem::path source_dir() {
   return SEXTANT_SOURCE_DIR;
 }
-std::filesystem::path shared_dir() {
-  return SEXTANT_SHARED_DIR;
+std::filesystem::path fixtures_dir() {
+  return source_dir() / "tests" / "fixtures";
 }
 std::filesystem::path upstream(const std::string& relative) {
-  return shared_dir() / "upstream" / relative;
+  return fixtures_dir() / relative;
 }
 
 time_point at(const char* rfc3339) {

@@ -14,8 +14,10 @@
 namespace sextant::testing {
 
 std::filesystem::path source_dir();
-std::filesystem::path shared_dir();
-// ../shared/upstream/<relative>
+// tests/fixtures/: the project's own test objects (tests/fixtures/README.md says how each was made).
+std::filesystem::path fixtures_dir();
+// tests/fixtures/<relative>. Upstream files (CRDs, k8s.io/api test data) come from their Go
+// modules instead: support/upstream_files.hpp.
 std::filesystem::path upstream(const std::string& relative);
 
 // A store filled from YAML/JSON text or files, with the profiles of every registered section.

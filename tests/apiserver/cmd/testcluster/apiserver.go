@@ -22,17 +22,23 @@ const (
 
 // runAPIServer is upstream cmd/kube-apiserver's main with the given flags.
 func runAPIServer(args []string) int {
+	exitWithParent()
+	cmd := app.NewAPIServerCommand()
+	cmd.SetArgs(args)
+	return cli.Run(cmd)
+}
+
+// exitWithParent makes a child role exit when it is re-parented (the supervisor was killed
+// with SIGKILL), so no apiserver or controller outlives its cluster.
+func exitWithParent() {
 	if p, err := strconv.Atoi(os.Getenv(parentPIDEnv)); err == nil && p > 1 {
 		go func() {
 			for range time.Tick(250 * time.Millisecond) {
 				if os.Getppid() != p {
-					os.Stderr.WriteString("testcluster kube-apiserver: supervisor is gone, exiting\n")
+					os.Stderr.WriteString("testcluster " + os.Args[1] + ": supervisor is gone, exiting\n")
 					os.Exit(3)
 				}
 			}
 		}()
 	}
-	cmd := app.NewAPIServerCommand()
-	cmd.SetArgs(args)
-	return cli.Run(cmd)
 }

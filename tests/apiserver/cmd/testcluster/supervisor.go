@@ -44,6 +44,9 @@ type options struct {
 	featureGates   string
 	verbosity      int
 	apiserverArgs  stringList
+	controllers    stringList
+	kueue          string
+	jobset         string
 	startupTimeout time.Duration
 }
 
@@ -70,12 +73,35 @@ func parseFlags(args []string) (*options, error) {
 		"kube-apiserver --feature-gates (the default enables the alpha resource.k8s.io/v1alpha3 resource)")
 	fs.IntVar(&o.verbosity, "v", 1, "kube-apiserver log verbosity (log: DIR/kube-apiserver.log)")
 	fs.Var(&o.apiserverArgs, "apiserver-arg", "extra kube-apiserver flag, e.g. --apiserver-arg=--etcd-compaction-interval=0 (repeatable)")
+	fs.Var(&o.controllers, "controllers", "controllers started beside the apiserver once it is ready: "+
+		schedulerRole+", "+controllerManagerRole+" (comma list, repeatable; log: DIR/<name>.log)")
+	fs.StringVar(&o.kueue, "kueue", "", "Kueue's binary (tests/controllers/bin/kueue): run it beside the apiserver (log: DIR/kueue.log)")
+	fs.StringVar(&o.jobset, "jobset", "", "JobSet's binary (tests/controllers/bin/jobset): run it beside the apiserver (log: DIR/jobset.log)")
 	fs.DurationVar(&o.startupTimeout, "startup-timeout", 3*time.Minute, "limit for etcd + kube-apiserver readiness")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() != 0 {
 		return nil, fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+	var controllers stringList
+	for _, list := range o.controllers {
+		for _, name := range strings.Split(list, ",") {
+			if name = strings.TrimSpace(name); name != "" && !slices.Contains(controllers, name) {
+				if _, err := controllerArgs(name, "", ""); err != nil {
+					return nil, err
+				}
+				controllers = append(controllers, name)
+			}
+		}
+	}
+	o.controllers = controllers
+	for _, bin := range []string{o.kueue, o.jobset} {
+		if bin != "" {
+			if _, err := os.Stat(bin); err != nil {
+				return nil, fmt.Errorf("controller binary not found (tests/controllers/build.sh builds it): %v", err)
+			}
+		}
 	}
 	if o.dir == "" {
 		return nil, errors.New("--dir is required")
@@ -529,6 +555,55 @@ func runSupervisor(args []string) error {
 		}
 	}
 
+	// Controllers, once the CRDs are there and the kubeconfigs written; stopped before the
+	// apiserver on the way down (defers run last-first).
+	controllerDied := make(chan error, 1)
+	for _, role := range o.controllers {
+		args, _ := controllerArgs(role, path("kubeconfig-token.yaml"), o.dir)
+		c, err := startController(self, role, append([]string{role}, args...), nil, path(logName(role)), controllerDied)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			c.stop()
+			logf("%s stopped", c.role)
+		}()
+	}
+
+	if o.kueue != "" {
+		args, kenv, err := prepareKueue(ctx, restCfg, o.dir, path("kubeconfig-token.yaml"),
+			append(append([]byte{}, p.serving.certPEM...), p.serverCA.certPEM...), p.serving.keyPEM)
+		if err != nil {
+			return err
+		}
+		c, err := startController(o.kueue, "kueue", args, kenv, path("kueue.log"), controllerDied)
+		if err != nil {
+			return err
+		}
+		o.controllers = append(o.controllers, "kueue")
+		defer func() {
+			c.stop()
+			logf("kueue stopped")
+		}()
+	}
+
+	if o.jobset != "" {
+		args, jenv, err := prepareJobSet(o.dir, path("kubeconfig-token.yaml"),
+			append(append([]byte{}, p.serving.certPEM...), p.serverCA.certPEM...), p.serving.keyPEM)
+		if err != nil {
+			return err
+		}
+		c, err := startController(o.jobset, "jobset", args, jenv, path("jobset.log"), controllerDied)
+		if err != nil {
+			return err
+		}
+		o.controllers = append(o.controllers, "jobset")
+		defer func() {
+			c.stop()
+			logf("jobset stopped")
+		}()
+	}
+
 	env := [][2]string{
 		{"SERVER", server},
 		{"PORT", strconv.Itoa(port)},
@@ -554,6 +629,10 @@ func runSupervisor(args []string) error {
 		{"APISERVER_LOG", path("kube-apiserver.log")},
 		{"DRA_VERSIONS", strings.Join(draServed, ",")},
 		{"CRDS", crdNames(crds)},
+		{"CONTROLLERS", strings.Join(o.controllers, ",")},
+	}
+	for _, role := range o.controllers {
+		env = append(env, [2]string{strings.ToUpper(strings.ReplaceAll(role, "-", "_")) + "_LOG", path(logName(role))})
 	}
 	var envText strings.Builder
 	for _, kv := range env {
@@ -574,6 +653,8 @@ func runSupervisor(args []string) error {
 		logf("signal received, stopping")
 		return nil
 	case err := <-as.died:
+		return err
+	case err := <-controllerDied:
 		return err
 	case err := <-etcd.e.Err():
 		return fmt.Errorf("etcd: %w", err)

@@ -22,7 +22,7 @@ std::string read_text(const std::filesystem::path& path) {
   return text.str();
 }
 
-// The upstream binding-conditions excerpt is a bare `status:` block: give it an identity.
+// The binding-conditions fixture is a bare `status:` block: give it an identity.
 std::string binding_claim(const std::string& name, const std::string& status_text) {
   return "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " + name +
          ", namespace: binding-conditions}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: "
@@ -31,7 +31,7 @@ std::string binding_claim(const std::string& name, const std::string& status_tex
 }
 
 std::string excerpt() {
-  return read_text(upstream("samples/dra-example-driver/doc-excerpts/binding-conditions-resourceclaim-status.yaml"));
+  return read_text(upstream("dra/claim-status-binding-conditions.yaml"));
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
@@ -108,9 +108,7 @@ status: {phase: Running}
 
 TEST_CASE("claim states: Pending, Allocated, In use, Binding failed, Deleting", "[dra][claims]") {
   fixture_cluster cluster;
-  cluster.load_file(
-      upstream("samples/dra-example-driver/demo/examples/basic-shared-claim-across-pods/"
-               "basic-shared-claim-across-pods.yaml"));
+  cluster.load_file(upstream("dra/shared-claim.yaml"));
   cluster.load_yaml(binding_claim("ready", excerpt()));
   cluster.load_yaml(
       binding_claim("failed", replaced(excerpt(), "type: BindingConditions", "type: BindingFailureConditions")));
@@ -241,9 +239,7 @@ TEST_CASE("consumers come from reservedFor as links, including a pod that no lon
 
 TEST_CASE("requests are shown as written: firstAvailable in order, CEL as text", "[dra][claims]") {
   fixture_cluster cluster;
-  cluster.load_file(
-      upstream("samples/dra-example-driver/demo/examples/prioritized-alternatives/"
-               "prioritized-alternatives.yaml"));
+  cluster.load_file(upstream("dra/prioritized-alternatives.yaml"));
   // The claim the controller made for pod0, allocated through the third alternative.
   cluster.load_yaml(R"(
 apiVersion: resource.k8s.io/v1
@@ -301,9 +297,7 @@ status:
 
 TEST_CASE("opaque driver configuration is shown as JSON text", "[dra][claims]") {
   fixture_cluster cluster;
-  cluster.load_file(
-      upstream("samples/dra-example-driver/demo/examples/basic-resourceclaim-opaque-config/"
-               "basic-resourceclaim-opaque-config.yaml"));
+  cluster.load_file(upstream("dra/opaque-config.yaml"));
   dra_test::mark_complete(cluster);
   json view = dra_test::view_of(cluster, dra::template_kind, "basic-resourceclaim-opaque-config", "multiple-gpus");
   REQUIRE(view["config"].size() == 2);
@@ -322,8 +316,8 @@ TEST_CASE("opaque driver configuration is shown as JSON text", "[dra][claims]") 
 
 TEST_CASE("a device class shows its selectors, config and the claims that name it", "[dra][claims]") {
   fixture_cluster cluster;
-  cluster.load_file(upstream("samples/k8s-dra-driver-gpu/demo/specs/extended-resources/mig-1g-12gb.yaml"));
-  cluster.load_file(upstream("samples/k8s-dra-driver-gpu/demo/specs/quickstart/gpu-test7.yaml"));
+  cluster.load_file(upstream("dra/mig-device-class.yaml"));
+  cluster.load_file(upstream("dra/two-gpu-pod.yaml"));
   cluster.load_yaml(R"(
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim

@@ -60,7 +60,7 @@ std::string slice(const std::string& name, const std::string& pool, int generati
 
 TEST_CASE("the Devices page lists every device with the claim that holds it", "[dra][devices]") {
   fixture_cluster cluster;
-  cluster.load_file(upstream("samples/dra-example-driver/doc-excerpts/README-resourceslice-list.yaml"));
+  cluster.load_file(upstream("dra/worker-slice-list.yaml"));
   cluster.load_yaml(holder_claims());
   dra_test::mark_complete(cluster);
   computed_list list = dra::list_devices(cluster.context());
@@ -89,7 +89,7 @@ TEST_CASE("the Devices page lists every device with the claim that holds it", "[
 TEST_CASE("when the claim list is cut or unreadable, a device no claim is seen holding is 'cannot tell'",
           "[dra][devices]") {
   fixture_cluster cluster;
-  cluster.load_file(upstream("samples/dra-example-driver/doc-excerpts/README-resourceslice-list.yaml"));
+  cluster.load_file(upstream("dra/worker-slice-list.yaml"));
   cluster.load_yaml(holder_claims());
   dra_test::mark_complete(cluster);
   for (auto state : {list_completeness::state::truncated, list_completeness::state::unreadable,

@@ -35,7 +35,7 @@ spec:
 
 TEST_CASE("a pod's template claims are resolved through resourceClaimStatuses, never by name", "[dra][pods]") {
   fixture_cluster cluster;
-  cluster.load_file(upstream("samples/k8s-dra-driver-gpu/demo/specs/quickstart/gpu-test7.yaml"));
+  cluster.load_file(upstream("dra/two-gpu-pod.yaml"));
   cluster.load_yaml(device_class);
   // The pod as the API server shows it once the controller made gpu0's claim but not gpu1's.
   cluster.load_yaml(R"(
@@ -107,9 +107,7 @@ spec:
 
 TEST_CASE("direct claims: found, missing, cannot tell, and a generated claim that is not the pod's", "[dra][pods]") {
   fixture_cluster cluster;
-  cluster.load_file(
-      upstream("samples/dra-example-driver/demo/examples/basic-shared-claim-across-pods/"
-               "basic-shared-claim-across-pods.yaml"));
+  cluster.load_file(upstream("dra/shared-claim.yaml"));
   cluster.load_yaml(R"(
 apiVersion: v1
 kind: Pod

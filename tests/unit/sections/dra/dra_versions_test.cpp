@@ -4,11 +4,13 @@
 
 #include "sections/dra/dra_section.hpp"
 #include "support/fixtures.hpp"
+#include "support/upstream_files.hpp"
 #include "unit/sections/dra/dra_test_support.hpp"
 
 using namespace sextant;
 using sextant::testing::fixture_cluster;
 using sextant::testing::upstream;
+using sextant::testing::upstream_files;
 
 namespace {
 
@@ -296,8 +298,8 @@ TEST_CASE("the kubernetes/api round-trip fixtures of v1, v1beta2 and v1beta1 rea
     INFO("version " << version);
     fixture_cluster cluster;
     for (const std::string kind : {"ResourceClaim", "ResourceClaimTemplate", "DeviceClass", "ResourceSlice"}) {
-      cluster.load_file(
-          upstream("samples/kubernetes-api/testdata/HEAD/resource.k8s.io." + version + "." + kind + ".yaml"));
+      cluster.load_file(upstream_files("testdata/k8s-api-resource") /
+                        ("resource.k8s.io." + version + "." + kind + ".yaml"));
     }
     dra_test::mark_complete(cluster);
 
@@ -358,7 +360,7 @@ TEST_CASE("the kubernetes/api round-trip fixtures of v1, v1beta2 and v1beta1 rea
 
 TEST_CASE("the claim profile caches what views read and drops the driver's opaque device data", "[dra][versions]") {
   fixture_cluster cluster;
-  cluster.load_file(upstream("samples/kubernetes-api/testdata/HEAD/resource.k8s.io.v1.ResourceClaim.yaml"));
+  cluster.load_file(upstream_files("testdata/k8s-api-resource") / "resource.k8s.io.v1.ResourceClaim.yaml");
   object_ptr claim = cluster.get("resource.k8s.io", "ResourceClaim", "namespaceValue", "nameValue");
   REQUIRE(claim);
   const json& device = claim->body()["status"]["devices"][0];
@@ -371,7 +373,7 @@ TEST_CASE("the claim profile caches what views read and drops the driver's opaqu
   CHECK_FALSE(claim->body()["metadata"].contains("managedFields"));
 
   fixture_cluster slices;
-  slices.load_file(upstream("samples/kubernetes-api/testdata/HEAD/resource.k8s.io.v1.ResourceSlice.yaml"));
+  slices.load_file(upstream_files("testdata/k8s-api-resource") / "resource.k8s.io.v1.ResourceSlice.yaml");
   object_ptr slice = slices.get("resource.k8s.io", "ResourceSlice", "namespaceValue", "nameValue");
   REQUIRE(slice);
   const json& published = slice->body()["spec"]["devices"][0];

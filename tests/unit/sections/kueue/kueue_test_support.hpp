@@ -1,6 +1,6 @@
 #pragma once
-// Helpers for the Kueue tests: upstream samples as objects, and small Workload builders written
-// from the v1beta1/v1beta2 Workload CRD schemas.
+// Helpers for the Kueue tests: the fixture files of tests/fixtures/kueue/ as objects, and small
+// Workload builders written from the v1beta1/v1beta2 Workload CRD schemas.
 #include <string>
 #include <vector>
 
@@ -9,11 +9,11 @@
 
 namespace sextant::kueue::testing {
 
-// Every document of an upstream sample file (../shared/upstream/<relative>) as JSON.
+// Every document of a fixture file (tests/fixtures/<relative>, see its README) as JSON.
 std::vector<json> upstream_documents(const std::string& relative);
 
-// An upstream doc excerpt as a whole object: the excerpt's `status` (a conditions list when
-// the excerpt lists them directly under status) under the given identity.
+// A fixture's status as a whole object: the first document's `status` (a conditions list when
+// it lists them directly under status) under the given identity.
 json excerpt_object(const std::string& relative, const std::string& api_version, const std::string& kind,
                     const std::string& namespace_, const std::string& name);
 

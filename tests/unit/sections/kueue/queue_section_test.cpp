@@ -15,39 +15,37 @@ namespace {
 const std::string v1beta2 = "kueue.x-k8s.io/v1beta2";
 const std::string t0 = "2026-11-29T10:00:00Z";
 
-// The upstream sample of each job kind Kueue runs, with the identity a cluster would give it.
+// One job of each kind Kueue runs (tests/fixtures/kueue/queued-jobs.yaml), with the identity a
+// cluster would give it.
 struct job_sample {
   std::string resource;
-  std::string file;
+  std::string kind;
 };
 const std::vector<job_sample> samples = {
-    {"jobs", "samples/kueue/site/static/examples/jobs/sample-job.yaml"},
-    {"jobsets", "samples/kueue/site/static/examples/jobs/sample-jobset.yaml"},
-    {"rayjobs", "samples/kueue/site/static/examples/jobs/ray-job-sample.yaml"},
-    {"rayclusters", "samples/kueue/site/static/examples/jobs/ray-cluster-sample.yaml"},
-    {"pytorchjobs", "samples/kueue/site/static/examples/jobs/sample-pytorchjob.yaml"},
-    {"tfjobs", "samples/kueue/site/static/examples/jobs/sample-tfjob.yaml"},
-    {"mpijobs", "samples/kueue/site/static/examples/jobs/sample-mpijob.yaml"},
-    {"xgboostjobs", "samples/kueue/site/static/examples/jobs/sample-xgboostjob.yaml"},
-    {"paddlejobs", "samples/kueue/site/static/examples/jobs/sample-paddlejob.yaml"},
-    {"jaxjobs", "samples/kueue/site/static/examples/jobs/sample-jaxjob.yaml"},
-    {"trainjobs", "samples/trainer/examples/yaml/03-kueue-integration.yaml"},
-    {"leaderworkersets", "samples/kueue/site/static/examples/serving-workloads/sample-leaderworkerset.yaml"},
-    {"appwrappers", "samples/kueue/site/static/examples/appwrapper/pytorch-sample.yaml"},
+    {"jobs", "Job"},
+    {"jobsets", "JobSet"},
+    {"rayjobs", "RayJob"},
+    {"rayclusters", "RayCluster"},
+    {"pytorchjobs", "PyTorchJob"},
+    {"tfjobs", "TFJob"},
+    {"mpijobs", "MPIJob"},
+    {"xgboostjobs", "XGBoostJob"},
+    {"paddlejobs", "PaddleJob"},
+    {"jaxjobs", "JAXJob"},
+    {"trainjobs", "TrainJob"},
+    {"leaderworkersets", "LeaderWorkerSet"},
+    {"appwrappers", "AppWrapper"},
 };
 
 json job_from(const job_sample& sample) {
   json job;
-  for (const json& document : upstream_documents(sample.file)) {
-    if (document.contains("spec") && document.value("kind", "") != "ClusterTrainingRuntime") {
+  for (const json& document : upstream_documents("kueue/queued-jobs.yaml")) {
+    if (document.value("kind", "") == sample.kind) {
       job = document;
     }
   }
   REQUIRE(job.is_object());
   json& metadata = job["metadata"];
-  if (!metadata.contains("name")) {
-    metadata["name"] = metadata.value("generateName", std::string("job-")) + "x1";
-  }
   metadata["namespace"] = "default";
   metadata["uid"] = "uid-" + sample.resource;
   return job;

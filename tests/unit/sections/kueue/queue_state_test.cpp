@@ -20,12 +20,12 @@ json cluster_queue(const std::string& api_version, const std::string& name, json
 
 }  // namespace
 
-TEST_CASE("a Cluster Queue's state is its Active condition, as the upstream excerpts show it", "[kueue][queues]") {
+TEST_CASE("a Cluster Queue's state is its Active condition, as Kueue writes it", "[kueue][queues]") {
   fixture_cluster cluster;
-  load(cluster, {excerpt_object("samples/kueue/doc-excerpts/troubleshooting_queues-clusterqueue-active.yaml",
-                                "kueue.x-k8s.io/v1beta2", "ClusterQueue", "", "ready"),
-                 excerpt_object("samples/kueue/doc-excerpts/troubleshooting_queues-clusterqueue-flavornotfound.yaml",
-                                "kueue.x-k8s.io/v1beta2", "ClusterQueue", "", "broken")});
+  load(cluster,
+       {excerpt_object("kueue/cluster-queue-active.yaml", "kueue.x-k8s.io/v1beta2", "ClusterQueue", "", "ready"),
+        excerpt_object("kueue/cluster-queue-flavor-not-found.yaml", "kueue.x-k8s.io/v1beta2", "ClusterQueue", "",
+                       "broken")});
   auto context = cluster.context();
   object_state ready = cluster_queue_state(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "ready"), context);
   CHECK(ready.label == "Active");
@@ -64,7 +64,7 @@ TEST_CASE("a stop and a deletion are said as such; every other reason is Inactiv
   CHECK(state("silent-stopped").label == "Stopped");
 }
 
-TEST_CASE("a Local Queue's state reads the same way, from the upstream inactive excerpt too", "[kueue][queues]") {
+TEST_CASE("a Local Queue's state reads the same way, from an inactive one too", "[kueue][queues]") {
   fixture_cluster cluster;
   json stopped = {
       {"apiVersion", "kueue.x-k8s.io/v1beta1"},
@@ -73,9 +73,9 @@ TEST_CASE("a Local Queue's state reads the same way, from the upstream inactive 
       {"spec", {{"clusterQueue", "cq"}, {"stopPolicy", "Hold"}}},
       {"status",
        {{"conditions", {condition("Active", "False", "Stopped", "LocalQueue is stopped", "2026-11-29T11:00:00Z")}}}}};
-  load(cluster, {excerpt_object("samples/kueue/doc-excerpts/troubleshooting_queues-localqueue-inactive.yaml",
-                                "kueue.x-k8s.io/v1beta2", "LocalQueue", "team-a", "orphan"),
-                 stopped});
+  load(cluster,
+       {excerpt_object("kueue/local-queue-inactive.yaml", "kueue.x-k8s.io/v1beta2", "LocalQueue", "team-a", "orphan"),
+        stopped});
   auto context = cluster.context();
   object_state orphan = local_queue_state(*cluster.get("kueue.x-k8s.io", "LocalQueue", "team-a", "orphan"), context);
   CHECK(orphan.label == "Inactive");
@@ -85,17 +85,17 @@ TEST_CASE("a Local Queue's state reads the same way, from the upstream inactive 
         "Stopped");
 }
 
-TEST_CASE("both versions' upstream setups load and read by fields", "[kueue][queues]") {
+TEST_CASE("both versions' setups load and read by fields", "[kueue][queues]") {
   fixture_cluster cluster;
-  load(cluster, upstream_documents("samples/kueue-v0.14/site/static/examples/admin/single-clusterqueue-setup.yaml"));
-  load(cluster, upstream_documents("samples/kueue/cmd/kueueviz/examples/01-cluster-queues.yaml"));
+  load(cluster, upstream_documents("kueue/single-queue-setup-v1beta1.yaml"));
+  load(cluster, upstream_documents("kueue/cohort-cluster-queues.yaml"));
   auto context = cluster.context();
   json old_summary = json::object();
   cluster_queue_summary(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "cluster-queue"), context, old_summary);
   CHECK(old_summary["cohort"].is_null());
   json new_summary = json::object();
-  cluster_queue_summary(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "agi-cluster-queue"), context, new_summary);
-  CHECK(new_summary["cohort"] == "ai-for-humanity-foundation");
+  cluster_queue_summary(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "training-queue"), context, new_summary);
+  CHECK(new_summary["cohort"] == "platform");
   // A v1beta1 queue written with `cohort` reads the same as v1beta2's `cohortName`.
   load(cluster, {cluster_queue("kueue.x-k8s.io/v1beta1", "old-style", {{"cohort", "shared"}}, json::array())});
   json old_cohort = json::object();
@@ -105,7 +105,7 @@ TEST_CASE("both versions' upstream setups load and read by fields", "[kueue][que
 
 TEST_CASE("admission checks are Active or Inactive from their condition", "[kueue][queues]") {
   fixture_cluster cluster;
-  load(cluster, upstream_documents("samples/kueue/site/static/examples/sample-admission-check.yaml"));
+  load(cluster, upstream_documents("kueue/admission-check-provisioning.yaml"));
   auto context = cluster.context();
   object_ptr check;
   for (const object_ptr& object : cluster.store.list(admission_check_kind)) {

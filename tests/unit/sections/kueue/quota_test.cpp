@@ -189,13 +189,13 @@ TEST_CASE("a Cohort shows its own quotas, its parent and its members, without us
   CHECK(root.blocks["children"][0]["name"] == "research");
 }
 
-TEST_CASE("the upstream cohort tree and a cycle", "[kueue][cohorts]") {
+TEST_CASE("a cohort tree and a cycle", "[kueue][cohorts]") {
   fixture_cluster cluster;
-  load(cluster, upstream_documents("samples/kueue/cmd/kueueviz/examples/01.5-cohorts.yaml"));
-  load(cluster, upstream_documents("samples/kueue/cmd/kueueviz/examples/01-cluster-queues.yaml"));
+  load(cluster, upstream_documents("kueue/cohort-tree.yaml"));
+  load(cluster, upstream_documents("kueue/cohort-cluster-queues.yaml"));
   auto context = cluster.context();
   details_view view;
-  cohort_details(*cluster.get("kueue.x-k8s.io", "Cohort", "", "ai-for-humanity-foundation"), context, view);
+  cohort_details(*cluster.get("kueue.x-k8s.io", "Cohort", "", "platform"), context, view);
   CHECK(view.blocks["members"].size() == 3);
   CHECK(cohort_state(*cluster.get("kueue.x-k8s.io", "Cohort", "", "research"), context).label == "Defined");
 

@@ -32,39 +32,34 @@ json details_of(fixture_cluster& cluster, const std::string& namespace_, const s
 
 }  // namespace
 
-TEST_CASE("upstream Workload excerpts read in Kueue's words, in both versions", "[kueue][workloads]") {
+TEST_CASE("Workloads as Kueue writes them read in Kueue's words, in both versions", "[kueue][workloads]") {
   fixture_cluster cluster;
-  for (const auto& [file, version] :
-       {std::pair{"samples/kueue/doc-excerpts/troubleshooting_jobs-workload-admitted.yaml", v1beta2},
-        std::pair{"samples/kueue-v0.14/doc-excerpts/troubleshooting_jobs-workload-admitted-v1beta1.yaml", v1beta1}}) {
+  for (const auto& [file, version] : {std::pair{"kueue/workload-admitted.yaml", v1beta2},
+                                      std::pair{"kueue/workload-admitted-v1beta1.yaml", v1beta1}}) {
     object_state admitted = state_of(cluster, excerpt_object(file, version, "Workload", "default", "admitted"));
     CHECK(admitted.label == "Admitted");
     CHECK(admitted.message == "The workload is admitted");
   }
 
   object_state waiting =
-      state_of(cluster, excerpt_object("samples/kueue/doc-excerpts/troubleshooting_jobs-workload-pending-quota.yaml",
-                                       v1beta2, "Workload", "default", "short"));
+      state_of(cluster, excerpt_object("kueue/workload-pending-quota.yaml", v1beta2, "Workload", "default", "short"));
   CHECK(waiting.label == "Pending");
   CHECK(waiting.reason == "Pending");
   CHECK(waiting.message ==
         "couldn't assign flavors to pod set main: insufficient quota for cpu in flavor default-flavor in ClusterQueue");
 
   object_state missing = state_of(
-      cluster, excerpt_object("samples/kueue/doc-excerpts/troubleshooting_jobs-workload-missing-localqueue.yaml",
-                              v1beta2, "Workload", "default", "lost"));
+      cluster, excerpt_object("kueue/workload-missing-local-queue.yaml", v1beta2, "Workload", "default", "lost"));
   CHECK(missing.label == "Inadmissible");
   CHECK(missing.message == "LocalQueue user-queue doesn't exist");
 
-  object_state checks = state_of(
-      cluster, excerpt_object("samples/kueue/doc-excerpts/troubleshooting_jobs-workload-pending-admissioncheck.yaml",
-                              v1beta2, "Workload", "default", "checking"));
+  object_state checks = state_of(cluster, excerpt_object("kueue/workload-pending-admission-check.yaml", v1beta2,
+                                                         "Workload", "default", "checking"));
   CHECK(checks.label == "Waiting for admission checks");
   CHECK_THAT(checks.message, Catch::Contains("dws-prov (Pending)"));
 
   object_state preempted =
-      state_of(cluster, excerpt_object("samples/kueue/doc-excerpts/troubleshooting_jobs-workload-preempted.yaml",
-                                       v1beta2, "Workload", "default", "preempted"));
+      state_of(cluster, excerpt_object("kueue/workload-preempted.yaml", v1beta2, "Workload", "default", "preempted"));
   CHECK(preempted.label == "Evicted");
   CHECK(preempted.reason == "Preempted");
   CHECK(preempted.message == "Preempted to accommodate a higher priority Workload");
@@ -74,8 +69,8 @@ TEST_CASE("upstream Workload excerpts read in Kueue's words, in both versions", 
         "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default-flavor, 9 more "
         "needed");
 
-  object_state in_cq = state_of(cluster, excerpt_object("samples/kueue/doc-excerpts/preemption-workload-evicted.yaml",
-                                                        v1beta2, "Workload", "default", "in-cq"));
+  object_state in_cq = state_of(
+      cluster, excerpt_object("kueue/workload-evicted-in-cluster-queue.yaml", v1beta2, "Workload", "default", "in-cq"));
   CHECK(in_cq.label == "Evicted");
   CHECK_THAT(in_cq.message, Catch::StartsWith("Preempted to accommodate a workload (UID: 5c023c28"));
 }
@@ -277,9 +272,8 @@ TEST_CASE("evictions so far are summed from schedulingStats, with their reasons"
 
 TEST_CASE("pod sets show requests and the flavors Kueue assigned", "[kueue][workloads]") {
   fixture_cluster cluster;
-  for (const auto& [file, version] :
-       {std::pair{"samples/kueue/doc-excerpts/troubleshooting_jobs-workload-admission.yaml", v1beta2},
-        std::pair{"samples/kueue-v0.14/doc-excerpts/troubleshooting_jobs-workload-admission-v1beta1.yaml", v1beta1}}) {
+  for (const auto& [file, version] : {std::pair{"kueue/workload-admitted.yaml", v1beta2},
+                                      std::pair{"kueue/workload-admitted-v1beta1.yaml", v1beta1}}) {
     json object = excerpt_object(file, version, "Workload", "default", "sample");
     object["spec"] = json::parse(R"({"queueName": "user-queue", "podSets": [{"name": "main", "count": 3,
       "template": {"spec": {"containers": [
