@@ -5,6 +5,7 @@
 
 #include "sections/common/conditions.hpp"
 #include "sections/common/objects.hpp"
+#include "sections/core/core_section.hpp"
 #include "sections/jobset/jobset_reading.hpp"
 #include "sections/jobset/jobset_section.hpp"
 
@@ -19,6 +20,30 @@ constexpr std::int64_t restarts_left_limit = 1;
 // The controller's message as a sentence: it writes none with a full stop.
 std::string sentence(const std::string& text) {
   return text.ends_with('.') ? text : text + ".";
+}
+
+// Since when it has had this few restarts left: since the last restart (v0.12 dates it on
+// RestartingJobSet; else the Jobs of the current attempt were made then), or since it was made
+// when it has not restarted. Nullopt (first seen) when nothing on record tells.
+std::optional<time_point> near_limit_since(const cached_object& jobset, const jobset_reading& reading,
+                                           const view_context& context) {
+  if (reading.restarts.total == 0) {
+    return created_at(jobset.body());
+  }
+  if (auto restarted = transition_time(condition_of(jobset.body(), "RestartingJobSet"))) {
+    return restarted;
+  }
+  const std::string attempt = std::to_string(reading.restarts.total);
+  std::optional<time_point> earliest;
+  for (const object_ptr& job : children_of(jobset, core::job_kind, context).objects) {
+    if (string_or(job->body(), {"metadata", "labels", restart_attempt_label}) != attempt) {
+      continue;
+    }
+    if (auto made = created_at(job->body()); made && (!earliest || *made < *earliest)) {
+      earliest = made;
+    }
+  }
+  return earliest;
 }
 
 std::vector<finding> jobset_findings(const cached_object& jobset, const view_context& context) {
@@ -52,11 +77,8 @@ std::vector<finding> jobset_findings(const cached_object& jobset, const view_con
                                             : "One restart left: the JobSet fails after one more restart";
   message +=
       " (" + std::to_string(restarts.counted) + " of maxRestarts " + std::to_string(*restarts.max_restarts) + " used).";
-  // It holds since the last restart (v0.12 tells when it began), else since first seen.
-  std::optional<time_point> since = restarts.counted > 0
-                                        ? transition_time(condition_of(jobset.body(), "RestartingJobSet"))
-                                        : created_at(jobset.body());
-  return {finding{"restarts-nearly-exhausted", since, std::chrono::seconds{0}, message}};
+  return {finding{"restarts-nearly-exhausted", near_limit_since(jobset, reading, context), std::chrono::seconds{0},
+                  message}};
 }
 
 }  // namespace

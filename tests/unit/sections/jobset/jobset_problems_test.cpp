@@ -61,6 +61,24 @@ status:
   restarts: 3
   replicatedJobsStatus: [{name: workers, ready: 2, active: 2, succeeded: 0, failed: 0, suspended: 0}]
 ---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: none-left-workers-0
+  namespace: ml
+  uid: uid-none-left-workers-0
+  creationTimestamp: "2026-11-29T10:30:00Z"
+  labels: {jobset.sigs.k8s.io/jobset-name: none-left, jobset.sigs.k8s.io/restart-attempt: "3"}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: none-left-workers-1
+  namespace: ml
+  uid: uid-none-left-workers-1
+  creationTimestamp: "2026-11-29T10:31:00Z"
+  labels: {jobset.sigs.k8s.io/jobset-name: none-left, jobset.sigs.k8s.io/restart-attempt: "3"}
+---
 apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
 metadata: {name: two-left, namespace: ml, uid: uid-two-left, creationTimestamp: "2026-11-29T09:00:00Z"}
@@ -170,6 +188,8 @@ TEST_CASE("a running JobSet with at most one restart left is a problem", "[jobse
   const problem* none_left = find_problem(now.problems, "none-left");
   REQUIRE(none_left != nullptr);
   CHECK(none_left->message == "No restart left: the next failed Job fails the JobSet (3 of maxRestarts 3 used).");
+  // Without RestartingJobSet, the last restart is when the current attempt's Jobs were made.
+  CHECK(none_left->since == at("2026-11-29T10:30:00Z"));
   // Two left, no limit, suspended, completed: none.
   CHECK(find_problem(now.problems, "two-left") == nullptr);
   CHECK(find_problem(now.problems, "no-limit") == nullptr);
