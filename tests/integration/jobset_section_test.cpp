@@ -2,7 +2,8 @@
 // CRD is installed, and JobSets, their Jobs (with the JobSet labels and owner references) and
 // pods are written with their status through /status, as the controllers and kubelet would.
 // `sextantd --kubeconfig` then serves the views `sextantd --snapshot` gives over the same objects
-// dumped from the server, and the Jobs and pods of a JobSet's details follow the cluster.
+// dumped from the server, Kueue's Queue block included, and the Jobs and pods of a JobSet's
+// details follow the cluster.
 
 #include <set>
 #include <thread>
@@ -116,7 +117,24 @@ json child_pod(const json& owner, const json& job, int index, const std::string&
 void write_jobsets(admin_client& admin) {
   create(admin, "/api/v1/namespaces", {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
 
-  json trainer = create(admin, jobsets, jobset("trainer", {{"failurePolicy", {{"maxRestarts", 2}}}}));
+  json queued = jobset("trainer", {{"failurePolicy", {{"maxRestarts", 2}}}});
+  queued["metadata"]["labels"] = {{"kueue.x-k8s.io/queue-name", "training"}};
+  json trainer = create(admin, jobsets, queued);
+  // Kueue's Workload for it, as Kueue's jobframework names, labels and owns it.
+  json owner = {{"apiVersion", "jobset.x-k8s.io/v1alpha2"}, {"kind", "JobSet"},   {"name", "trainer"},
+                {"uid", trainer["metadata"]["uid"]},        {"controller", true}, {"blockOwnerDeletion", true}};
+  json workload = {
+      {"apiVersion", "kueue.x-k8s.io/v1beta2"},
+      {"kind", "Workload"},
+      {"metadata",
+       {{"name", "jobset-trainer-5d8c1"},
+        {"namespace", ns},
+        {"labels", {{"kueue.x-k8s.io/job-uid", trainer["metadata"]["uid"]}}},
+        {"ownerReferences", json::array({owner})}}},
+      {"spec",
+       {{"queueName", "training"},
+        {"podSets", json::array({{{"name", "workers"}, {"count", 2}, {"template", {{"spec", pod_spec()}}}}})}}}};
+  create(admin, std::string("/apis/kueue.x-k8s.io/v1beta2/namespaces/") + ns + "/workloads", workload);
   json trainer_status = {
       {"restarts", 1},
       {"restartsCountTowardsMax", 1},
@@ -158,7 +176,15 @@ void write_jobsets(admin_client& admin) {
 fs::path dump_snapshot(admin_client& admin, const fs::path& dir) {
   fs::create_directories(dir);
   int file = 0;
-  for (const std::string path : {"/apis/jobset.x-k8s.io/v1alpha2/jobsets", "/apis/batch/v1/jobs", "/api/v1/pods"}) {
+  std::vector<std::string> paths = {"/apis/jobset.x-k8s.io/v1alpha2/jobsets", "/apis/batch/v1/jobs", "/api/v1/pods"};
+  // The CRDs, so that snapshot mode serves the kinds the server serves (a kind without objects
+  // is served by its CRD), and every Kueue kind, so that it has read them as the live daemon has.
+  paths.push_back("/apis/apiextensions.k8s.io/v1/customresourcedefinitions");
+  for (const char* plural : {"workloads", "localqueues", "clusterqueues", "resourceflavors", "admissionchecks",
+                             "cohorts", "workloadpriorityclasses"}) {
+    paths.push_back(std::string("/apis/kueue.x-k8s.io/v1beta2/") + plural);
+  }
+  for (const std::string& path : paths) {
     answer list = admin.get(path);
     INFO("GET " << path << ": " << list.status << " " << list.text.substr(0, 300));
     REQUIRE(list.ok());
@@ -181,7 +207,7 @@ json wait_for(const std::function<json()>& read, const std::function<bool(const 
 
 TEST_CASE("sextantd --kubeconfig serves the JobSet views --snapshot serves over the same objects",
           "[integration][jobset]") {
-  test_cluster cluster({.crds = {upstream_crds("jobset").string()}});
+  test_cluster cluster({.crds = {upstream_crds("jobset").string(), upstream_crds("kueue").string()}});
   admin_client admin = cluster.admin();
   write_jobsets(admin);
 
@@ -209,6 +235,9 @@ TEST_CASE("sextantd --kubeconfig serves the JobSet views --snapshot serves over 
   CHECK(trainer["jobs"]["total"] == 2);
   CHECK(trainer["pods"]["total"] == 2);
   CHECK(trainer["pods"]["items"][0]["phase"] == "Pending");
+  // Kueue's Queue block, through the Workload labelled with the JobSet's uid.
+  REQUIRE(trainer["queue"].is_object());
+  CHECK(trainer["queue"]["workload"]["name"] == "jobset-trainer-5d8c1");
   json broken = live.get(list + "/" + ns + "/broken");
   CHECK(broken["state"]["label"] == "Failed");
   CHECK(broken["failedJob"]["name"] == "broken-workers-0");
