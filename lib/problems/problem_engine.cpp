@@ -125,7 +125,13 @@ std::optional<time_point> problem_engine::evaluate(const view_context& context) 
         still_seen.emplace(key, first);
         time_point since = found.since.value_or(first);
         time_point due = since + found.threshold;
+        if (found.shown_for && since + *found.shown_for <= context.now) {
+          continue;  // told for its while, and no longer
+        }
         if (due <= context.now) {
+          if (found.shown_for && (!next_due || since + *found.shown_for < *next_due)) {
+            next_due = since + *found.shown_for;  // wake up to take it off the list
+          }
           now_current.push_back(problem{rule.category, object->type, object->api_version, object->namespace_,
                                         object->name, object->uid, found.id, since, std::move(found.message),
                                         context.path_json(object->type, object->namespace_, object->name)});

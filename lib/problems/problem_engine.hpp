@@ -55,7 +55,8 @@ class problem_engine {
   void set_enabled(const std::string& category, bool on);
 
   // Re-evaluates every rule of every enabled category against the store at `context.now`.
-  // Returns when the next pending finding will cross its threshold, if any.
+  // Returns when the next pending finding will cross its threshold, or a current one told for a
+  // while (finding::shown_for) ends, if any.
   std::optional<time_point> evaluate(const view_context& context);
 
   // Current problems, ordered by category, namespace, name; `category` narrows.

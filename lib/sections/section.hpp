@@ -92,6 +92,9 @@ struct finding {
   std::optional<time_point> since;    // from the object when it tells; else first seen
   std::chrono::seconds threshold{0};  // how long it must hold before it is a problem
   std::string message;
+  // Set for a problem told for a while and then no longer (a failed JobSet, for a day): it is
+  // current from since + threshold until since + shown_for.
+  std::optional<std::chrono::seconds> shown_for = std::nullopt;
 };
 
 struct problem_rule {

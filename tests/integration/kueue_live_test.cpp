@@ -44,16 +44,17 @@ void create(admin_client& admin, const std::string& collection, const json& obje
   REQUIRE(created.ok());
 }
 
+// The condition of that type, or an empty object.
 json condition_of(const json& object, const std::string& type) {
   if (!object.is_object()) {
-    return json();
+    return json::object();
   }
   for (const json& c : object.value("status", json::object()).value("conditions", json::array())) {
     if (c.value("type", "") == type) {
       return c;
     }
   }
-  return json();
+  return json::object();
 }
 
 json cluster_queue(const std::string& name, const std::string& flavor, const std::string& cpu, bool held) {
@@ -105,8 +106,7 @@ json workload_of(admin_client& admin, const std::string& job_name) {
 }
 
 bool has_condition(const json& object, const std::string& type, const std::string& status) {
-  json c = condition_of(object, type);
-  return c.is_object() && c.value("status", "") == status;
+  return condition_of(object, type).value("status", "") == status;
 }
 
 }  // namespace

@@ -61,13 +61,13 @@ test_cluster::test_cluster(cluster_options options) {
   dir_ = ::mkdtemp(pattern.data());
   std::vector<std::string> args{SEXTANT_TESTCLUSTER, "--dir", (dir_ / "cluster").string()};
   for (const std::string& controller : options.controllers) {
-    if (controller == "kueue") {
-      // Kueue's own binary (tests/controllers/build.sh), with the CRDs of the same version.
-      args.push_back("--kueue");
-      args.push_back(controller_binary("kueue").string());
-      const std::string kueue_crds = upstream_crds("kueue").string();
-      if (std::find(options.crds.begin(), options.crds.end(), kueue_crds) == options.crds.end()) {
-        options.crds.push_back(kueue_crds);
+    if (controller == "kueue" || controller == "jobset") {
+      // The operator's own binary (tests/controllers/build.sh), with its CRDs of the same version.
+      args.push_back("--" + controller);
+      args.push_back(controller_binary(controller).string());
+      const std::string crds = upstream_crds(controller).string();
+      if (std::find(options.crds.begin(), options.crds.end(), crds) == options.crds.end()) {
+        options.crds.push_back(crds);
       }
     } else {
       args.push_back("--controllers");

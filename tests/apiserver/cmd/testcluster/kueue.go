@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -94,5 +93,3 @@ func prepareKueue(ctx context.Context, cfg *rest.Config, dir, kubeconfig string,
 	env := []string{"KUBECONFIG=" + kubeconfig, "KUEUE_WEBHOOK_PORT=" + strconv.Itoa(port)}
 	return args, env, nil
 }
-
-var errNoKueue = errors.New("--kueue: binary not found (tests/controllers/build.sh kueue builds it)")

@@ -46,6 +46,7 @@ type options struct {
 	apiserverArgs  stringList
 	controllers    stringList
 	kueue          string
+	jobset         string
 	startupTimeout time.Duration
 }
 
@@ -75,6 +76,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.Var(&o.controllers, "controllers", "controllers started beside the apiserver once it is ready: "+
 		schedulerRole+", "+controllerManagerRole+" (comma list, repeatable; log: DIR/<name>.log)")
 	fs.StringVar(&o.kueue, "kueue", "", "Kueue's binary (tests/controllers/bin/kueue): run it beside the apiserver (log: DIR/kueue.log)")
+	fs.StringVar(&o.jobset, "jobset", "", "JobSet's binary (tests/controllers/bin/jobset): run it beside the apiserver (log: DIR/jobset.log)")
 	fs.DurationVar(&o.startupTimeout, "startup-timeout", 3*time.Minute, "limit for etcd + kube-apiserver readiness")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -94,9 +96,11 @@ func parseFlags(args []string) (*options, error) {
 		}
 	}
 	o.controllers = controllers
-	if o.kueue != "" {
-		if _, err := os.Stat(o.kueue); err != nil {
-			return nil, fmt.Errorf("%w: %v", errNoKueue, err)
+	for _, bin := range []string{o.kueue, o.jobset} {
+		if bin != "" {
+			if _, err := os.Stat(bin); err != nil {
+				return nil, fmt.Errorf("controller binary not found (tests/controllers/build.sh builds it): %v", err)
+			}
 		}
 	}
 	if o.dir == "" {
@@ -580,6 +584,23 @@ func runSupervisor(args []string) error {
 		defer func() {
 			c.stop()
 			logf("kueue stopped")
+		}()
+	}
+
+	if o.jobset != "" {
+		args, jenv, err := prepareJobSet(o.dir, path("kubeconfig-token.yaml"),
+			append(append([]byte{}, p.serving.certPEM...), p.serverCA.certPEM...), p.serving.keyPEM)
+		if err != nil {
+			return err
+		}
+		c, err := startController(o.jobset, "jobset", args, jenv, path("jobset.log"), controllerDied)
+		if err != nil {
+			return err
+		}
+		o.controllers = append(o.controllers, "jobset")
+		defer func() {
+			c.stop()
+			logf("jobset stopped")
 		}()
 	}
 

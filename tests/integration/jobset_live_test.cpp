@@ -1,0 +1,116 @@
+// JobSet's own controller (v0.12.0, tests/controllers/jobset) with the real Job controller: a
+// JobSet whose only Job fails, with no restart left, fails in JobSet's own words, and sextantd
+// shows the failed Job as the Job controller wrote it, linked to its JobSet. sextantd has no
+// JobSet section yet: when it lands, its view of the JobSet belongs here too.
+
+#include <chrono>
+#include <functional>
+#include <thread>
+
+#include <catch2/catch.hpp>
+
+#include "sextantd_process.hpp"
+#include "test_cluster.hpp"
+
+using namespace sextant;
+using namespace sextant::integration;
+
+namespace {
+
+constexpr const char* ns = "team-a";
+
+json wait_for(const std::function<json()>& read, const std::function<bool(const json&)>& done,
+              std::chrono::seconds limit = std::chrono::seconds(90)) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  json last = read();
+  while (!done(last) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    last = read();
+  }
+  return last;
+}
+
+json get_object(admin_client& admin, const std::string& path) {
+  answer got = admin.get(path);
+  return got.ok() ? got.body() : json();
+}
+
+// The condition of that type, or an empty object.
+json condition_of(const json& object, const std::string& type) {
+  if (!object.is_object()) {
+    return json::object();
+  }
+  for (const json& c : object.value("status", json::object()).value("conditions", json::array())) {
+    if (c.value("type", "") == type) {
+      return c;
+    }
+  }
+  return json::object();
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a JobSet out of restarts fails in JobSet's words, and its failed Job is shown as the Job controller wrote it",
+    "[integration][controllers][jobset]") {
+  test_cluster cluster({.controllers = {"kube-controller-manager", "jobset"}});
+  admin_client admin = cluster.admin();
+  REQUIRE(admin.post("/api/v1/namespaces", {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}})
+              .ok());
+  json pod_spec = {{"restartPolicy", "Never"},
+                   {"containers", json::array({{{"name", "main"}, {"image", "registry.k8s.io/pause:3.10"}}})}};
+  // What JobSet's defaulting webhook (not registered here) would add is written out.
+  json job_template = {
+      {"spec", {{"backoffLimit", 0}, {"completionMode", "Indexed"}, {"template", {{"spec", pod_spec}}}}}};
+  json jobset = {
+      {"apiVersion", "jobset.x-k8s.io/v1alpha2"},
+      {"kind", "JobSet"},
+      {"metadata", {{"name", "js"}, {"namespace", ns}}},
+      {"spec",
+       {{"failurePolicy", {{"maxRestarts", 0}}},
+        {"network", {{"enableDNSHostnames", true}, {"publishNotReadyAddresses", true}}},
+        {"successPolicy", {{"operator", "All"}}},
+        {"startupPolicy", {{"startupPolicyOrder", "AnyOrder"}}},
+        {"replicatedJobs", json::array({{{"name", "workers"}, {"replicas", 1}, {"template", job_template}}})}}}};
+  const std::string jobsets = std::string("/apis/jobset.x-k8s.io/v1alpha2/namespaces/") + ns + "/jobsets";
+  answer created = admin.post(jobsets, jobset);
+  INFO(created.text << created.error);
+  REQUIRE(created.ok());
+
+  // JobSet made its Job, the Job controller its pod; the pod fails as a kubelet would say.
+  const std::string pods = std::string("/api/v1/namespaces/") + ns + "/pods";
+  json pod_list = wait_for([&] { return get_object(admin, pods + "?labelSelector=job-name%3Djs-workers-0"); },
+                           [](const json& l) { return l.is_object() && !l.value("items", json::array()).empty(); });
+  REQUIRE(!pod_list.value("items", json::array()).empty());
+  json pod = pod_list["items"][0];
+  pod["status"]["phase"] = "Failed";
+  pod["status"]["containerStatuses"] =
+      json::array({{{"name", "main"},
+                    {"image", "registry.k8s.io/pause:3.10"},
+                    {"imageID", ""},
+                    {"ready", false},
+                    {"restartCount", 0},
+                    {"state", {{"terminated", {{"exitCode", 1}, {"reason", "Error"}}}}}}});
+  REQUIRE(admin.put(pods + "/" + pod["metadata"]["name"].get<std::string>() + "/status", pod).ok());
+
+  json failed = wait_for([&] { return get_object(admin, jobsets + "/js"); },
+                         [](const json& j) { return condition_of(j, "Failed").value("status", "") == "True"; });
+  const json failed_condition = condition_of(failed, "Failed");
+  CHECK(failed_condition.value("reason", "") == "ReachedMaxRestarts");
+  CHECK(failed_condition.value("message", "") ==
+        "jobset failed due to reaching max number of restarts (first failed job: js-workers-0)");
+
+  sextantd_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
+  REQUIRE(live.wait_ready(std::chrono::seconds(60)));
+  json job = wait_for([&] { return live.get(std::string("/api/v1/core/jobs/") + ns + "/js-workers-0"); },
+                      [](const json& v) { return v.value("state", json::object()).value("label", "") == "Failed"; },
+                      std::chrono::seconds(30));
+  CHECK(job["state"]["label"] == "Failed");
+  CHECK(job["state"]["reason"] == "BackoffLimitExceeded");
+  CHECK(job["state"]["message"] == "Job has reached the specified backoff limit");
+  bool linked = false;
+  for (const json& link : job.value("links", json::array())) {
+    linked = linked || (link.value("rel", "") == "owner" && link.value("name", "") == "js");
+  }
+  CHECK(linked);
+}
