@@ -12,7 +12,7 @@ build_packages=(
   nlohmann-json3-dev libsimdjson-dev libyaml-cpp-dev libspdlog-dev libfmt-dev zlib1g-dev
 )
 test_packages=(
-  catch2 clang libclang-rt-14-dev clang-format curl python3 python3-yaml rsync time golang-go
+  catch2 clang libclang-rt-14-dev clang-format curl python3 python3-yaml rsync time golang-go ccache
 )
 
 wanted=("${build_packages[@]}")
