@@ -342,11 +342,11 @@ api_response api_router::section_route(const parsed_target& target) {
       if (route.segment == s[3]) {
         std::vector<std::string> rest(s.begin() + 4, s.end());
         if (state_.demand) {
-          for (const kind_key& needed : route.needs) {
+          for (const kind_key& needed : route.reads_on_demand) {
             state_.demand(needed);
           }
-          if (route.needs_of) {
-            for (const kind_key& needed : route.needs_of(rest)) {
+          if (route.reads_on_demand_of) {
+            for (const kind_key& needed : route.reads_on_demand_of(rest)) {
               state_.demand(needed);
             }
           }
@@ -386,7 +386,7 @@ api_response api_router::section_route(const parsed_target& target) {
     response.route = "/api/v1/{section}/{resource}";
     return response;
   }
-  if (!resource.demand_category.empty() && state_.demand) {
+  if (!resource.on_demand_category.empty() && state_.demand) {
     state_.demand(resource.type);
   }
   if (s.size() == 4) {
@@ -436,13 +436,13 @@ api_response api_router::section_route(const parsed_target& target) {
       response = error_response(400, "BadRequest", "\"" + name + "\" is not a valid object name");
     } else {
       if (state_.demand) {
-        for (const kind_key& needed : resource.details_need) {
+        for (const kind_key& needed : resource.reads_on_demand) {
           state_.demand(needed);
         }
         for (const section& other : state_.catalog.sections()) {
           for (const details_extension& extension : other.extensions) {
             if (extension.type == resource.type) {
-              for (const kind_key& needed : extension.needs) {
+              for (const kind_key& needed : extension.reads_on_demand) {
                 state_.demand(needed);
               }
             }

@@ -2,12 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include "sections/common/lists.hpp"
+
 namespace sextant {
 namespace {
-
-json or_null(const std::string& text) {
-  return text.empty() ? json(nullptr) : json(text);
-}
 
 object_state safe_state(const resource_def& resource, const cached_object& object, const view_context& context) {
   if (!resource.state) {
@@ -99,12 +97,8 @@ json resource_list(const daemon_state& state, const section& owner, const resour
   for (const object_ptr& object : state.store.list(resource.type, namespace_)) {
     items.push_back(object_summary(state, owner, resource, *object, context));
   }
-  list_completeness completeness = state.store.completeness(resource.type);
-  std::string reason;
-  if (!completeness.complete()) {
-    reason = completeness.reason.empty() ? "the list has not been read in full yet" : completeness.reason;
-  }
-  return {{"items", std::move(items)}, {"incomplete", !completeness.complete()}, {"incompleteReason", or_null(reason)}};
+  std::string reason = incomplete_reason(context, resource.type);
+  return {{"items", std::move(items)}, {"incomplete", !reason.empty()}, {"incompleteReason", or_null(reason)}};
 }
 
 }  // namespace sextant

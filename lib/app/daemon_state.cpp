@@ -26,7 +26,7 @@ void daemon_state::settle_snapshot_lists(const std::set<kind_key>& listed) {
         kinds.insert(r.type);
       }
     }
-    kinds.insert(s.read_on_demand.begin(), s.read_on_demand.end());
+    kinds.insert(s.reads_on_demand.begin(), s.reads_on_demand.end());
   }
   for (const kind_key& type : kinds) {
     // A cluster that serves the group serves the kind (one serving Resource Slices serves

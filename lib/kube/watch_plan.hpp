@@ -21,7 +21,7 @@ struct watch_spec {
   // Watched only while one of these problem categories is on or someone asked for the kind;
   // empty: always watched.
   std::vector<std::string> demand_categories;
-  // Watched only while someone asked for the kind (a section's read_on_demand kind).
+  // Watched only while someone asked for the kind (a section::reads_on_demand kind).
   bool demand_only = false;
 
   // "workloads.kueue.x-k8s.io", "pods": the name in logs, metrics and /readyz.
@@ -29,11 +29,10 @@ struct watch_spec {
   bool same_watch(const watch_spec& other) const;
 };
 
-// The version to read: the first of `preference` the kind is served in, else the server's
-// preferred one.
-std::string choose_version(const served_kind& kind, const std::vector<std::string>& preference);
+// The version to read (store/served_kinds.hpp): links name the same one.
+using sextant::choose_version;
 
-// Every served kind some section shows, then every served read_on_demand kind none shows.
+// Every served kind some section shows, then every served section::reads_on_demand kind none shows.
 std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const served_kinds& served);
 
 }  // namespace sextant::kube

@@ -1,5 +1,7 @@
 #include "sections/core/core_section.hpp"
 
+#include "sections/common/objects.hpp"
+
 namespace sextant::core {
 
 object_state job_state(const cached_object& job, const view_context&) {
@@ -32,19 +34,14 @@ object_state job_state(const cached_object& job, const view_context&) {
 
 void job_details(const cached_object& job, const view_context& context, details_view& view) {
   const packed_value& body = job.body();
-  view.blocks["pods"] = {
-      {"active", get_int(body, {"status", "active"}).value_or(0)},
-      {"ready", get_int(body, {"status", "ready"}).value_or(0)},
-      {"succeeded", get_int(body, {"status", "succeeded"}).value_or(0)},
-      {"failed", get_int(body, {"status", "failed"}).value_or(0)},
-      {"completions",
-       get_int(body, {"spec", "completions"}) ? json(*get_int(body, {"spec", "completions"})) : json(nullptr)},
-      {"parallelism", get_int(body, {"spec", "parallelism"}).value_or(1)},
-      {"backoffLimit", get_int(body, {"spec", "backoffLimit"}).value_or(6)}};
-  for (const packed_value& owner : array_or_empty(body, {"metadata", "ownerReferences"})) {
-    view.link(context, "owner", string_or(owner, {"apiVersion"}), string_or(owner, {"kind"}), job.namespace_,
-              string_or(owner, {"name"}));
-  }
+  view.blocks["pods"] = {{"active", get_int(body, {"status", "active"}).value_or(0)},
+                         {"ready", get_int(body, {"status", "ready"}).value_or(0)},
+                         {"succeeded", get_int(body, {"status", "succeeded"}).value_or(0)},
+                         {"failed", get_int(body, {"status", "failed"}).value_or(0)},
+                         {"completions", or_null(get_int(body, {"spec", "completions"}))},
+                         {"parallelism", get_int(body, {"spec", "parallelism"}).value_or(1)},
+                         {"backoffLimit", get_int(body, {"spec", "backoffLimit"}).value_or(6)}};
+  link_owners(job, context, view);
   for (const object_ptr& pod : context.store.owned_by(pod_kind, job.uid)) {
     view.link(context, "pod", *pod);
   }

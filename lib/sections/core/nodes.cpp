@@ -1,9 +1,11 @@
 #include "sections/core/core_section.hpp"
 
+#include "sections/common/conditions.hpp"
+
 namespace sextant::core {
 
 object_state node_state(const cached_object& node, const view_context&) {
-  const packed_value* ready = find_condition(array_or_empty(node.body(), {"status", "conditions"}), "Ready");
+  const packed_value* ready = condition_of(node.body(), "Ready");
   object_state state;
   if (ready == nullptr) {
     state.label = "Unknown";
@@ -24,14 +26,7 @@ object_state node_state(const cached_object& node, const view_context&) {
 void node_details(const cached_object& node, const view_context&, details_view& view) {
   view.blocks["capacity"] = object_or_empty(node.body(), {"status", "capacity"});
   view.blocks["allocatable"] = object_or_empty(node.body(), {"status", "allocatable"});
-  json conditions = json::array();
-  for (const packed_value& condition : array_or_empty(node.body(), {"status", "conditions"})) {
-    conditions.push_back({{"type", string_or(condition, {"type"})},
-                          {"status", string_or(condition, {"status"})},
-                          {"reason", string_or(condition, {"reason"})},
-                          {"message", string_or(condition, {"message"})}});
-  }
-  view.blocks["conditions"] = std::move(conditions);
+  view.blocks["conditions"] = status_conditions_json(node.body());
   view.blocks["unschedulable"] = get_bool(node.body(), {"spec", "unschedulable"}).value_or(false);
 }
 

@@ -5,6 +5,9 @@
 #include <vector>
 
 #include "sections/core/core_section.hpp"
+#include "sections/common/conditions.hpp"
+#include "sections/common/links.hpp"
+#include "sections/common/lists.hpp"
 #include "sections/dra/claim_reading.hpp"
 #include "sections/dra/device_inventory.hpp"
 #include "sections/dra/device_requests.hpp"
@@ -48,9 +51,7 @@ consumer_kind kind_of(const claim_consumer& consumer, const view_context& contex
   }
   for (const served_kind& served : context.served.all()) {
     if (served.type.group == consumer.api_group && served.plural == consumer.resource) {
-      std::string version = served.versions.empty() ? "v1" : served.versions.front();
-      std::string api_version = consumer.api_group.empty() ? version : consumer.api_group + "/" + version;
-      return {api_version, served.type.kind, served.type};
+      return {context.api_version(served.type), served.type.kind, served.type};
     }
   }
   if (consumer.api_group == "scheduling.k8s.io" && consumer.resource == "podgroups") {
@@ -66,25 +67,11 @@ consumer_kind kind_of(const claim_consumer& consumer, const view_context& contex
 json consumer_exists(const consumer_kind& kind, const std::string& namespace_, const claim_consumer& consumer,
                      const view_context& context) {
   if (!kind.known) {
-    return "cannot tell";
+    return std::string(cannot_tell);
   }
   object_ptr object = context.store.get(kind.type, namespace_, consumer.name);
-  if (object && (consumer.uid.empty() || object->uid.empty() || object->uid == consumer.uid)) {
-    return true;
-  }
-  return context.store.completeness(kind.type).complete() ? json(false) : json("cannot tell");
-}
-
-json conditions_json(const packed_value& conditions) {
-  json out = json::array();
-  for (const packed_value& condition : conditions) {
-    out.push_back({{"type", string_or(condition, {"type"})},
-                   {"status", string_or(condition, {"status"})},
-                   {"reason", string_or(condition, {"reason"})},
-                   {"message", string_or(condition, {"message"})},
-                   {"lastTransitionTime", string_or(condition, {"lastTransitionTime"})}});
-  }
-  return out;
+  return exists_json(object && (consumer.uid.empty() || object->uid.empty() || object->uid == consumer.uid), context,
+                     kind.type);
 }
 
 const char* binding_word(binding_state state) {
@@ -138,11 +125,11 @@ json read_allocation(const cached_object& claim, const view_context& context, de
     json entry = {
         {"request", device.request},
         {"mainRequest", main_request},
-        {"subRequest", sub_request.empty() ? json(nullptr) : json(sub_request)},
+        {"subRequest", or_null(sub_request)},
         {"driver", device.driver},
         {"pool", device.pool},
         {"device", device.device},
-        {"shareID", device.share_id.empty() ? json(nullptr) : json(device.share_id)},
+        {"shareID", or_null(device.share_id)},
         {"adminAccess", get_bool(*device.result, {"adminAccess"}).value_or(false)},
         {"bindingConditions", binding_conditions},
         {"bindingFailureConditions", string_array(member(*device.result, "bindingFailureConditions"))},
@@ -204,15 +191,11 @@ json read_consumers(const cached_object& claim, const view_context& context, det
   for (const claim_consumer& consumer : reserved_for(claim.body())) {
     consumer_kind kind = kind_of(consumer, context);
     json exists = consumer_exists(kind, claim.namespace_, consumer, context);
-    json path = context.path_json(kind.type, claim.namespace_, consumer.name);
-    out.push_back({{"rel", "consumer"},
-                   {"apiVersion", kind.api_version},
-                   {"kind", kind.kind},
-                   {"namespace", claim.namespace_.empty() ? json(nullptr) : json(claim.namespace_)},
-                   {"name", consumer.name},
-                   {"path", path},
-                   {"uid", consumer.uid.empty() ? json(nullptr) : json(consumer.uid)},
-                   {"exists", exists}});
+    json entry = {{"rel", "consumer"}};
+    entry.update(link_json(context, kind.type, kind.api_version, claim.namespace_, consumer.name));
+    entry["uid"] = or_null(consumer.uid);
+    entry["exists"] = exists;
+    out.push_back(std::move(entry));
     view.link(context, "consumer", kind.api_version, kind.kind, claim.namespace_, consumer.name);
     if (exists == json(false)) {
       view.note("The claim is reserved for " + consumer_text(consumer) +
@@ -261,10 +244,10 @@ struct waiting_pod_reason {
 std::optional<waiting_pod_reason> scheduler_reason_for(const std::vector<claim_user>& users) {
   for (const claim_user& user : users) {
     const packed_value& body = user.pod->body();
-    if (!waiting_for_scheduler(body) || scheduling_gated(body)) {
+    if (!core::waiting_for_scheduler(body) || core::scheduling_gated(body)) {
       continue;
     }
-    const packed_value* condition = not_scheduled_condition(body);
+    const packed_value* condition = core::not_scheduled_condition(body);
     if (condition == nullptr) {
       continue;
     }
@@ -302,7 +285,7 @@ object_state claim_state(const cached_object& claim, const view_context& context
   const packed_value* allocation = claim_allocation(body);
   std::vector<claim_consumer> consumers = reserved_for(body);
   object_state state;
-  if (claim_deleting(body)) {
+  if (being_deleted(body)) {
     state.label = "Deleting";
     state.reason = "Deleting";
     state.message = "Being deleted since " + string_or(body, {"metadata", "deletionTimestamp"}) + ".";
@@ -394,7 +377,7 @@ void claim_details(const cached_object& claim, const view_context& context, deta
   }
   view.blocks["generatedFor"] = std::move(generated);
   for (const std::string& device_class : device_classes_of(member(claim.body(), "spec"))) {
-    view.link(context, "deviceClass", dra_api_version(context, device_class_kind), "DeviceClass", "", device_class);
+    view.link(context, "deviceClass", context.api_version(device_class_kind), "DeviceClass", "", device_class);
   }
   if (get_bool(claim.body(), {"status", "deallocationRequested"}).value_or(false)) {
     view.note("Deallocation was requested (classic DRA of Kubernetes 1.31).");

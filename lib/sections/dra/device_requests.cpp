@@ -7,12 +7,12 @@ namespace {
 
 json int_or_null(const packed_value& object, const char* key) {
   auto value = get_int(object, {key});
-  return value ? json(*value) : json(nullptr);
+  return or_null(value);
 }
 
 json bool_or_null(const packed_value& object, const char* key) {
   auto value = get_bool(object, {key});
-  return value ? json(*value) : json(nullptr);
+  return or_null(value);
 }
 
 // How many devices a request or alternative asks for, in words, as the API server defaults it
@@ -72,7 +72,7 @@ json read_request(const packed_value& request, reading_notes& notes, std::size_t
   // v1beta2 and v1 nest the exact request under `exactly`; older versions keep it inline.
   const packed_value* exactly = find(request, {"exactly"});
   const packed_value& exact_fields = exactly != nullptr && exactly->is_object() ? *exactly : request;
-  json out = {{"name", name.empty() ? json(nullptr) : json(name)}};
+  json out = {{"name", or_null(name)}};
   json exact = read_exact_fields(exact_fields, notes, owner);
   for (auto& [key, value] : exact.items()) {
     out[key] = std::move(value);
@@ -85,7 +85,7 @@ json read_request(const packed_value& request, reading_notes& notes, std::size_t
     } else {
       for (const packed_value& alternative : *first_available) {
         std::string sub = string_or(alternative, {"name"});
-        json entry = {{"name", sub.empty() ? json(nullptr) : json(sub)}, {"request", name + "/" + sub}};
+        json entry = {{"name", or_null(sub)}, {"request", name + "/" + sub}};
         json fields = read_exact_fields(alternative, notes, owner + "/" + sub);
         for (auto& [key, value] : fields.items()) {
           entry[key] = std::move(value);

@@ -31,7 +31,7 @@ void slice_summary(const cached_object& slice, const view_context&, json& summar
   slice_info info = read_slice(slice.body());
   summary["driver"] = info.driver;
   summary["pool"] = info.pool;
-  summary["node"] = info.node_name.empty() ? json(nullptr) : json(info.node_name);
+  summary["node"] = or_null(info.node_name);
   summary["deviceCount"] = info.devices.size();
 }
 
@@ -39,14 +39,14 @@ void slice_details(const cached_object& slice, const view_context& context, deta
   slice_info info = read_slice(slice.body());
   pool_status pool = pool_of(context, info.driver, info.pool);
   view.blocks["poolStatus"] = {{"name", info.pool},
-                               {"generation", info.generation ? json(*info.generation) : json(nullptr)},
-                               {"resourceSliceCount", info.slice_count ? json(*info.slice_count) : json(nullptr)},
+                               {"generation", or_null(info.generation)},
+                               {"resourceSliceCount", or_null(info.slice_count)},
                                {"newestGeneration", pool.newest_generation},
                                {"slicesOfNewestGeneration", pool.slices_seen},
                                {"complete", pool.complete()},
                                {"current", info.generation.value_or(0) >= pool.newest_generation}};
-  view.blocks["nodeName"] = info.node_name.empty() ? json(nullptr) : json(info.node_name);
-  view.blocks["nodeSelector"] = info.node_selector.empty() ? json(nullptr) : json(info.node_selector);
+  view.blocks["nodeName"] = or_null(info.node_name);
+  view.blocks["nodeSelector"] = or_null(info.node_selector);
   view.blocks["allNodes"] = info.all_nodes;
   view.blocks["perDeviceNodeSelection"] = info.per_device_node_selection;
   view.blocks["availableOn"] = node_scope_text(info.node_name, info.node_selector, info.all_nodes);

@@ -26,7 +26,7 @@ section make_section(position_lookup positions) {
     cluster_queue_details(queue, context, view, positions);
   };
   // The waiting list reads Workloads: opening the details asks for them.
-  cluster_queues.details_need = {workload_kind};
+  cluster_queues.reads_on_demand = {workload_kind};
   s.resources.push_back(std::move(cluster_queues));
 
   resource_def local_queues = kind_resource("localqueues", "Local Queues", local_queue_kind, scope::namespaced);
@@ -35,7 +35,7 @@ section make_section(position_lookup positions) {
   local_queues.details = [positions](const cached_object& queue, const view_context& context, details_view& view) {
     local_queue_details(queue, context, view, positions);
   };
-  local_queues.details_need = {workload_kind};
+  local_queues.reads_on_demand = {workload_kind};
   s.resources.push_back(std::move(local_queues));
 
   resource_def flavors = kind_resource("resourceflavors", "Resource Flavors", resource_flavor_kind, scope::cluster);
@@ -50,7 +50,7 @@ section make_section(position_lookup positions) {
   workloads.profile = workload_profile();
   workloads.cap = workload_cap;
   // Each Workload carries its job's pod templates: watched only while someone needs them.
-  workloads.demand_category = std::string(workloads_category);
+  workloads.on_demand_category = std::string(workloads_category);
   s.resources.push_back(std::move(workloads));
 
   resource_def checks = kind_resource("admissionchecks", "Admission Checks", admission_check_kind, scope::cluster);
@@ -92,7 +92,7 @@ section make_section(position_lookup positions) {
   }
   // The Queue route reads the job it names: each job kind is watched on demand, where served.
   for (const job_resource& job : job_resources()) {
-    s.read_on_demand.push_back(job.type);
+    s.reads_on_demand.push_back(job.type);
   }
   s.routes.push_back(section_route{"queue", queue_route, {workload_kind}, queue_route_needs});
   s.documents.push_back(pending_workloads_polling());

@@ -25,7 +25,7 @@ void resource_flavor_details(const cached_object& flavor, const view_context& co
   view.blocks["nodeTaints"] = array_or_empty(body, {"spec", "nodeTaints"});
   view.blocks["tolerations"] = array_or_empty(body, {"spec", "tolerations"});
   std::string topology = string_or(body, {"spec", "topologyName"});
-  view.blocks["topologyName"] = topology.empty() ? json(nullptr) : json(topology);
+  view.blocks["topologyName"] = or_null(topology);
   json queues = json::array();
   for (const object_ptr& queue : context.store.list(cluster_queue_kind)) {
     if (uses_flavor(queue->body(), flavor.name)) {
@@ -51,12 +51,12 @@ void admission_check_details(const cached_object& check, const view_context& con
     }
   }
   view.blocks["clusterQueues"] = std::move(queues);
-  view.blocks["conditions"] = conditions_json(body);
+  view.blocks["conditions"] = status_conditions_json(body);
 }
 
 void priority_class_summary(const cached_object& priority_class, const view_context&, json& summary) {
   auto value = get_int(priority_class.body(), {"value"});
-  summary["value"] = value ? json(*value) : json(nullptr);
+  summary["value"] = or_null(value);
   summary["description"] = string_or(priority_class.body(), {"description"});
 }
 

@@ -91,7 +91,8 @@ json queue_block(const cached_object& job, const view_context& context) {
   }
   std::string queue_name = label_or_annotation(job.body(), queue_name_label, kueue_reads_queue_annotation(context));
   object_ptr workload = workload_of(job, context);
-  const bool workloads_known = list_complete(context, workload_kind);
+  const std::string unread = incomplete_reason(context, workload_kind, workload_cap, "Workloads");
+  const bool workloads_known = unread.empty();
   // No label and no Workload is "no Queue section" only once every Workload is known.
   if (queue_name.empty() && !workload && workloads_known) {
     return nullptr;
@@ -100,21 +101,17 @@ json queue_block(const cached_object& job, const view_context& context) {
                 {"clusterQueue", nullptr}, {"waiting", nullptr}, {"evictions", nullptr},    {"message", nullptr}};
   if (!workload) {
     if (!queue_name.empty()) {
-      block["localQueue"] = kueue_link(context, local_queue_kind, job.namespace_, queue_name);
+      block["localQueue"] = link_to(context, local_queue_kind, job.namespace_, queue_name);
       if (object_ptr local = context.store.get(local_queue_kind, job.namespace_, queue_name)) {
         std::string cluster = string_or(local->body(), {"spec", "clusterQueue"});
-        block["clusterQueue"] = cluster.empty() ? json(nullptr) : kueue_link(context, cluster_queue_kind, "", cluster);
+        block["clusterQueue"] = cluster.empty() ? json(nullptr) : link_to(context, cluster_queue_kind, "", cluster);
       }
     }
     if (workloads_known) {
       block["message"] = "Queued for Local Queue " + queue_name + ": Kueue has not created its Workload yet.";
     } else {
-      const list_completeness completeness = context.store.completeness(workload_kind);
-      std::string why = completeness.value == list_completeness::state::truncated ? "the list is cut short"
-                        : completeness.reason.empty()                             ? "they are not read yet"
-                                                                                  : completeness.reason;
-      block["message"] = "Cannot tell yet whether Kueue has made a Workload for it: Workloads are not all read (" +
-                         why + ").";
+      block["message"] = "Cannot tell yet whether Kueue has made a Workload for it. " +
+                         may_be_incomplete("The Workload list", unread);
     }
     return block;
   }
@@ -131,7 +128,7 @@ json queue_block(const cached_object& job, const view_context& context) {
   if (reading.waiting) {
     json waiting = {{"reason", reading.waiting->reason},
                     {"message", reading.waiting->message},
-                    {"since", reading.waiting->since ? json(format_rfc3339(*reading.waiting->since)) : json(nullptr)},
+                    {"since", time_or_null(reading.waiting->since)},
                     {"blockedBy", nullptr}};
     if (reading.held_by) {
       waiting["blockedBy"] = blocker_json(*reading.held_by, context);

@@ -166,11 +166,8 @@ workload_reading read_workload(const packed_value& body) {
     if (reserved != nullptr) {
       waiting.reason = string_or(*reserved, {"reason"});
       waiting.message = string_or(*reserved, {"message"});
-      waiting.since = transition_time(reserved);
     }
-    if (!waiting.since) {
-      waiting.since = created_at(body);
-    }
+    waiting.since = since_of(reserved, body);
     reading.waiting = waiting;
   }
   if (reading.admitted) {
@@ -241,11 +238,9 @@ json evictions_json(const eviction_summary& summary) {
   json by_reason = json::array();
   for (const eviction_count& entry : summary.by_reason) {
     by_reason.push_back(
-        {{"reason", entry.reason},
-         {"underlyingCause", entry.underlying_cause.empty() ? json(nullptr) : json(entry.underlying_cause)},
-         {"count", entry.count}});
+        {{"reason", entry.reason}, {"underlyingCause", or_null(entry.underlying_cause)}, {"count", entry.count}});
   }
-  return json{{"total", summary.total ? json(*summary.total) : json(nullptr)}, {"byReason", std::move(by_reason)}};
+  return json{{"total", or_null(summary.total)}, {"byReason", std::move(by_reason)}};
 }
 
 }  // namespace sextant::kueue

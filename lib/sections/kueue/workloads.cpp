@@ -7,14 +7,10 @@
 namespace sextant::kueue {
 namespace {
 
-json optional_time(const std::optional<time_point>& at) {
-  return at ? json(format_rfc3339(*at)) : json(nullptr);
-}
-
 json priority_json(const packed_value& body) {
   auto value = get_int(body, {"spec", "priority"});
   auto ref = priority_class_of(body);
-  return json{{"value", value ? json(*value) : json(nullptr)},
+  return json{{"value", or_null(value)},
               {"className", ref ? json(ref->name) : json(nullptr)},
               {"classKind", ref ? json(ref->kind) : json(nullptr)}};
 }
@@ -26,11 +22,11 @@ json deactivation_json(const deactivation& how) {
                 deactivation_cause_words(how.cause) + ". Set spec.active back to true to queue it again."
           : "A person deactivated it (spec.active is false). Set it back to true to queue it again.";
   return json{{"by", how.by_kueue ? "kueue" : "person"},
-              {"cause", how.cause.empty() ? json(nullptr) : json(how.cause)},
+              {"cause", or_null(how.cause)},
               {"reason", how.reason},
               {"message", how.message},
               {"inProgress", how.in_progress},
-              {"since", optional_time(how.since)},
+              {"since", time_or_null(how.since)},
               {"explanation", explanation}};
 }
 
@@ -38,12 +34,11 @@ json admission_checks_json(const cached_object& workload, const view_context& co
   json out = json::array();
   for (const packed_value& check : array_or_empty(workload.body(), {"status", "admissionChecks"})) {
     std::string name = string_or(check, {"name"});
-    json entry = kueue_link(context, admission_check_kind, "", name);
+    json entry = link_to(context, admission_check_kind, "", name);
     entry["state"] = string_or(check, {"state"}, "Pending");
     entry["message"] = string_or(check, {"message"});
-    entry["lastTransitionTime"] =
-        get_string(check, {"lastTransitionTime"}) ? json(string_or(check, {"lastTransitionTime"})) : json(nullptr);
-    entry["retryCount"] = get_int(check, {"retryCount"}) ? json(*get_int(check, {"retryCount"})) : json(nullptr);
+    entry["lastTransitionTime"] = or_null(get_string(check, {"lastTransitionTime"}));
+    entry["retryCount"] = or_null(get_int(check, {"retryCount"}));
     out.push_back(std::move(entry));
   }
   return out;
@@ -58,8 +53,8 @@ object_state workload_state(const cached_object& workload, const view_context& c
 void workload_summary(const cached_object& workload, const view_context& context, json& summary) {
   std::string local = string_or(workload.body(), {"spec", "queueName"});
   std::string cluster = cluster_queue_of(workload, context);
-  summary["localQueue"] = local.empty() ? json(nullptr) : json(local);
-  summary["clusterQueue"] = cluster.empty() ? json(nullptr) : json(cluster);
+  summary["localQueue"] = or_null(local);
+  summary["clusterQueue"] = or_null(cluster);
   summary["priority"] = get_int(workload.body(), {"spec", "priority"})
                             ? json(*get_int(workload.body(), {"spec", "priority"}))
                             : json(nullptr);
@@ -98,7 +93,7 @@ void workload_details(const cached_object& workload, const view_context& context
   if (reading.waiting) {
     waiting = {{"reason", reading.waiting->reason},
                {"message", reading.waiting->message},
-               {"since", optional_time(reading.waiting->since)},
+               {"since", time_or_null(reading.waiting->since)},
                {"blockedBy", nullptr}};
     if (reading.held_by) {
       waiting["blockedBy"] = blocker_json(*reading.held_by, context);
@@ -121,26 +116,21 @@ void workload_details(const cached_object& workload, const view_context& context
   view.blocks["admissionChecks"] = admission_checks_json(workload, context);
   if (const packed_value* requeue = find(body, {"status", "requeueState"});
       requeue != nullptr && requeue->is_object()) {
-    view.blocks["requeueState"] = {
-        {"count", get_int(*requeue, {"count"}) ? json(*get_int(*requeue, {"count"})) : json(nullptr)},
-        {"requeueAt", get_string(*requeue, {"requeueAt"}) ? json(string_or(*requeue, {"requeueAt"})) : json(nullptr)}};
+    view.blocks["requeueState"] = {{"count", or_null(get_int(*requeue, {"count"}))},
+                                   {"requeueAt", or_null(get_string(*requeue, {"requeueAt"}))}};
   } else {
     view.blocks["requeueState"] = nullptr;
   }
   view.blocks["priority"] = priority_json(body);
   if (auto ref = priority_class_of(body); ref && ref->kind == "WorkloadPriorityClass") {
-    view.link(context, "priorityClass", kueue_api_version(context, priority_class_kind), "WorkloadPriorityClass", "",
+    view.link(context, "priorityClass", context.api_version(priority_class_kind), "WorkloadPriorityClass", "",
               ref->name);
   }
   auto maximum = get_int(body, {"spec", "maximumExecutionTimeSeconds"});
   auto accumulated = accumulated_execution_seconds(body);
-  view.blocks["execution"] = {{"maximumSeconds", maximum ? json(*maximum) : json(nullptr)},
-                              {"accumulatedPastSeconds", accumulated ? json(*accumulated) : json(nullptr)}};
-  for (const packed_value& owner : array_or_empty(body, {"metadata", "ownerReferences"})) {
-    view.link(context, "owner", string_or(owner, {"apiVersion"}), string_or(owner, {"kind"}), workload.namespace_,
-              string_or(owner, {"name"}));
-  }
-  view.blocks["conditions"] = conditions_json(body);
+  view.blocks["execution"] = {{"maximumSeconds", or_null(maximum)}, {"accumulatedPastSeconds", or_null(accumulated)}};
+  link_owners(workload, context, view);
+  view.blocks["conditions"] = status_conditions_json(body);
 }
 
 }  // namespace sextant::kueue

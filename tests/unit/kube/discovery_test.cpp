@@ -167,7 +167,7 @@ TEST_CASE("the watch plan covers every section that reads a served kind", "[kube
   kueue.version_preference = {"v1beta2", "v1beta1"};
   resource_def workloads = resource("workloads", {"kueue.x-k8s.io", "Workload"});
   workloads.cap = 5000;
-  workloads.demand_category = "kueue-workloads";
+  workloads.on_demand_category = "kueue-workloads";
   kueue.resources.push_back(workloads);
   resource_def cohorts = resource("cohorts", {"kueue.x-k8s.io", "Cohort"});
   kueue.resources.push_back(cohorts);
@@ -206,7 +206,7 @@ TEST_CASE("the watch plan covers every section that reads a served kind", "[kube
 
   // Kinds a section reads but none shows (the Queue section's job kinds): on demand only, each
   // only where served, and a kind a section shows is watched as that section says.
-  kueue.read_on_demand = {{"kubeflow.org", "PyTorchJob"}, {"jobset.x-k8s.io", "JobSet"}, {"", "Pod"}};
+  kueue.reads_on_demand = {{"kubeflow.org", "PyTorchJob"}, {"jobset.x-k8s.io", "JobSet"}, {"", "Pod"}};
   served.add({{"kubeflow.org", "PyTorchJob"}, "pytorchjobs", true, {"v1"}});
   auto with_jobs = plan_watches({core, kueue}, served);
   REQUIRE(with_jobs.size() == 4);
