@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "sections/core/core_section.hpp"
 #include "sections/common/conditions.hpp"
 #include "sections/common/links.hpp"
 #include "sections/common/lists.hpp"
+#include "sections/core/core_section.hpp"
 #include "sections/dra/claim_reading.hpp"
 #include "sections/dra/device_inventory.hpp"
 #include "sections/dra/device_requests.hpp"

@@ -110,8 +110,8 @@ json queue_block(const cached_object& job, const view_context& context) {
     if (workloads_known) {
       block["message"] = "Queued for Local Queue " + queue_name + ": Kueue has not created its Workload yet.";
     } else {
-      block["message"] = "Cannot tell yet whether Kueue has made a Workload for it. " +
-                         may_be_incomplete("The Workload list", unread);
+      block["message"] =
+          "Cannot tell yet whether Kueue has made a Workload for it. " + may_be_incomplete("The Workload list", unread);
     }
     return block;
   }
