@@ -66,9 +66,9 @@ void daemon_state::settle_snapshot_lists(const std::set<kind_key>& listed) {
     if (store.count(type) > 0 || listed.contains(type) || !group_served) {
       store.set_completeness(type, {list_completeness::state::complete, ""});
     } else {
-      store.set_completeness(type, {list_completeness::state::unreadable, "not in the snapshot (it holds no " +
-                                                                              type.kind + " and no " + type.kind +
-                                                                              "List)"});
+      store.set_completeness(type,
+                             {list_completeness::state::unreadable,
+                              "not in the snapshot (it holds no " + type.kind + " and no " + type.kind + "List)"});
     }
   }
   // The live watches' caps, merged across sections the same way; a selected list would hold

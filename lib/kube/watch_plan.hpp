@@ -21,7 +21,7 @@ struct watch_spec {
   // Watched only while one of these problem categories is on or someone asked for the kind;
   // empty: always watched.
   std::vector<std::string> demand_categories;
-  // Watched only while someone asked for the kind (a section's reads_on_demand kind).
+  // Watched only while someone asked for the kind (a section::reads_on_demand kind).
   bool demand_only = false;
 
   // "workloads.kueue.x-k8s.io", "pods": the name in logs, metrics and /readyz.
@@ -32,7 +32,7 @@ struct watch_spec {
 // The version to read (store/served_kinds.hpp): links name the same one.
 using sextant::choose_version;
 
-// Every served kind some section shows, then every served reads_on_demand kind none shows.
+// Every served kind some section shows, then every served section::reads_on_demand kind none shows.
 std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const served_kinds& served);
 
 }  // namespace sextant::kube

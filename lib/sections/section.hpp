@@ -79,6 +79,8 @@ struct resource_def {
 // a problem category that judges it is on, or for 5 minutes after a view read it. Its resource
 // names the category; every view that reads it (details, extensions, routes) lists it in
 // `reads_on_demand`, so that asking for the view asks for the kind.
+// A kind no section shows under a resource (the Queue section's job kinds) is listed in
+// `section::reads_on_demand`: watched only for 5 minutes after a view read it, where served.
 
 enum class scope { namespaced, cluster };
 
@@ -129,7 +131,7 @@ struct route_answer {
 struct section_route {
   std::string segment;  // the segment after the section id: "queue"
   std::function<route_answer(std::span<const std::string> rest, const view_context&)> handle;
-  std::vector<kind_key> reads_on_demand = {};  // kinds read on demand that every request reads
+  std::vector<kind_key> reads_on_demand = {};  // kinds read on demand that the route reads
   // Kinds read on demand that one request reads, by its segments (the job kind it names).
   std::function<std::vector<kind_key>(std::span<const std::string> rest)> reads_on_demand_of = {};
 };
@@ -171,8 +173,8 @@ struct section {
   std::vector<kind_reads> reads;  // of other sections' kinds, beside the extensions that read them
   std::vector<section_route> routes;
   std::vector<polled_document> documents;
-  // Kinds read on demand that the section reads but shows under no resource of its own (the Queue
-  // section's job kinds): live mode watches each only on demand, and only where it is served.
+  // Kinds read on demand that no section shows under a resource (the Queue section's job kinds):
+  // live mode watches each only for a while after a view read it, and only where it is served.
   std::vector<kind_key> reads_on_demand;
 };
 

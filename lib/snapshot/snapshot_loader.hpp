@@ -28,7 +28,7 @@ struct load_problem {
 
 struct snapshot_report {
   std::size_t files_read = 0;
-  std::size_t files_skipped = 0;    // files of which nothing could be parsed
+  std::size_t files_skipped = 0;      // files of which nothing could be parsed
   std::size_t documents_skipped = 0;  // documents and objects skipped in files read
   std::size_t objects_loaded = 0;
   std::map<std::string, std::size_t> objects_by_kind;  // "Workload.kueue.x-k8s.io" -> 12

@@ -43,8 +43,8 @@ std::string lower(std::string text) {
 json pod_template() {
   return {{"spec",
            {{"restartPolicy", "Never"},
-            {"containers", json::array({{{"name", "main"}, {"image", "busybox"},
-                                         {"resources", {{"requests", {{"cpu", "1"}}}}}}})}}}};
+            {"containers",
+             json::array({{{"name", "main"}, {"image", "busybox"}, {"resources", {{"requests", {{"cpu", "1"}}}}}}})}}}};
 }
 
 // The least each operator's CRD schema requires of its job.
@@ -55,9 +55,8 @@ json job_spec(const job_kind& kind) {
   }
   if (kind.kind == "JobSet") {
     return {{"replicatedJobs",
-             json::array({{{"name", "workers"},
-                           {"replicas", 1},
-                           {"template", {{"spec", {{"template", pod_template()}}}}}}})}};
+             json::array(
+                 {{{"name", "workers"}, {"replicas", 1}, {"template", {{"spec", {{"template", pod_template()}}}}}}})}};
   }
   json worker = pod_template();
   worker["spec"].erase("restartPolicy");
@@ -84,12 +83,11 @@ json workload_object(const job_kind& kind, const json& job) {
            {{"name", name},
             {"namespace", ns},
             {"labels", {{"kueue.x-k8s.io/job-uid", job["metadata"]["uid"]}}},
-            {"ownerReferences",
-             json::array({{{"apiVersion", job["apiVersion"]},
-                           {"kind", job["kind"]},
-                           {"name", job["metadata"]["name"]},
-                           {"uid", job["metadata"]["uid"]},
-                           {"controller", true}}})}}},
+            {"ownerReferences", json::array({{{"apiVersion", job["apiVersion"]},
+                                              {"kind", job["kind"]},
+                                              {"name", job["metadata"]["name"]},
+                                              {"uid", job["metadata"]["uid"]},
+                                              {"controller", true}}})}}},
           {"spec",
            {{"queueName", "user-queue"},
             {"podSets", json::array({{{"name", "main"}, {"count", 1}, {"template", pod_template()}}})}}}};
@@ -126,8 +124,9 @@ TEST_CASE("the Queue section works live for job kinds no section shows", "[integ
     json with_status = written.body();
     with_status["status"] = pending;
     const std::string name = workload["metadata"]["name"];
-    REQUIRE(admin.put(std::string("/apis/kueue.x-k8s.io/v1beta2/namespaces/") + ns + "/workloads/" + name + "/status",
-                      with_status)
+    REQUIRE(admin
+                .put(std::string("/apis/kueue.x-k8s.io/v1beta2/namespaces/") + ns + "/workloads/" + name + "/status",
+                     with_status)
                 .ok());
     workload_of[kind.resource] = name;
   }
@@ -155,8 +154,9 @@ TEST_CASE("the Queue section works live for job kinds no section shows", "[integ
     CHECK(block["workload"]["path"] == std::string("/api/v1/kueue/workloads/") + ns + "/" + workload_of[kind.resource]);
     CHECK(block["state"]["label"] == "Pending");
     CHECK(block["queueName"] == "user-queue");
-    CHECK(block["waiting"]["message"] ==
-          "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed");
+    CHECK(
+        block["waiting"]["message"] ==
+        "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed");
   }
 
   // A job that does not exist, once its kind is read, is not found; a kind not served is not served.

@@ -266,8 +266,7 @@ TEST_CASE("the problem list says which categories have judged every object they 
   f.state.evaluate_problems();
   json waiting = router_fixture::body(f.get("/api/v1/problems"));
   CHECK(waiting["incomplete"] == true);
-  CHECK(waiting["incompleteReason"] ==
-        "Not judged yet: kueue-workloads (Workload.kueue.x-k8s.io: not watched).");
+  CHECK(waiting["incompleteReason"] == "Not judged yet: kueue-workloads (Workload.kueue.x-k8s.io: not watched).");
   for (const json& category : waiting["categories"]) {
     if (category["id"] == "kueue-workloads") {
       CHECK(category["evaluated"] == false);

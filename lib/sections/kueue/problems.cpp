@@ -129,8 +129,8 @@ std::vector<problem_rule> problem_rules() {
   return {
       problem_rule{std::string(queues_category), cluster_queue_kind, cluster_queue_findings},
       problem_rule{std::string(queues_category), local_queue_kind, local_queue_findings, {cluster_queue_kind}},
-      problem_rule{std::string(workloads_category), workload_kind, workload_findings,
-                   {local_queue_kind, cluster_queue_kind}},
+      problem_rule{
+          std::string(workloads_category), workload_kind, workload_findings, {local_queue_kind, cluster_queue_kind}},
   };
 }
 

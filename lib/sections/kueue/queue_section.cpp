@@ -91,7 +91,8 @@ json queue_block(const cached_object& job, const view_context& context) {
   }
   std::string queue_name = label_or_annotation(job.body(), queue_name_label, kueue_reads_queue_annotation(context));
   object_ptr workload = workload_of(job, context);
-  const bool workloads_known = list_complete(context, workload_kind);
+  const std::string unread = incomplete_reason(context, workload_kind, workload_cap, "Workloads");
+  const bool workloads_known = unread.empty();
   // No label and no Workload is "no Queue section" only once every Workload is known.
   if (queue_name.empty() && !workload && workloads_known) {
     return nullptr;
@@ -109,9 +110,8 @@ json queue_block(const cached_object& job, const view_context& context) {
     if (workloads_known) {
       block["message"] = "Queued for Local Queue " + queue_name + ": Kueue has not created its Workload yet.";
     } else {
-      block["message"] = "Cannot tell yet whether Kueue has made a Workload for it. " +
-                         may_be_incomplete("The Workload list", incomplete_reason(context, workload_kind, workload_cap,
-                                                                                  "Workloads"));
+      block["message"] =
+          "Cannot tell yet whether Kueue has made a Workload for it. " + may_be_incomplete("The Workload list", unread);
     }
     return block;
   }

@@ -304,9 +304,8 @@ TEST_CASE("eviction counts past the largest number are held there, not wrapped",
                  {{"evictions",
                    {{{"reason", "Preempted"}, {"underlyingCause", ""}, {"count", most}},
                     {{"reason", "PodsReadyTimeout"}, {"underlyingCause", "WaitForStart"}, {"count", most}}}}}}};
-  load(cluster,
-       {workload(v1beta2, "ml", "huge", "q", {condition("QuotaReserved", "False", "Pending", "", "2026-11-29T10:00:00Z")},
-                 stats)});
+  load(cluster, {workload(v1beta2, "ml", "huge", "q",
+                          {condition("QuotaReserved", "False", "Pending", "", "2026-11-29T10:00:00Z")}, stats)});
   details_view view;
   workload_details(*cluster.get("kueue.x-k8s.io", "Workload", "ml", "huge"), cluster.context(), view);
   CHECK(view.blocks["evictions"]["total"] == most);
@@ -322,8 +321,9 @@ TEST_CASE("eviction counts past the largest number are held there, not wrapped",
 
 TEST_CASE("Kueue views say which fields they left out for their type", "[kueue][malformed]") {
   fixture_cluster cluster;
-  json bad = workload(v1beta2, "ml", "odd", "q", {condition("QuotaReserved", "False", "Pending", "", "2026-11-29T10:00:00Z")},
-                      {{"admissionChecks", "none"}}, {{"queueName", 5}, {"active", "yes"}});
+  json bad =
+      workload(v1beta2, "ml", "odd", "q", {condition("QuotaReserved", "False", "Pending", "", "2026-11-29T10:00:00Z")},
+               {{"admissionChecks", "none"}}, {{"queueName", 5}, {"active", "yes"}});
   cluster.load_yaml(R"(
 apiVersion: kueue.x-k8s.io/v1beta2
 kind: ClusterQueue

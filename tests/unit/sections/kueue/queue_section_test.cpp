@@ -104,7 +104,8 @@ TEST_CASE("every job kind's Queue section finds its Workload by the job-uid labe
     CHECK(answer.body["workload"]["path"] == "/api/v1/kueue/workloads/default/wl-" + sample.resource);
     // A stopped queue is not the Workload's fault: Pending, told through the queue.
     CHECK(answer.body["state"]["label"] == "Pending");
-    CHECK(answer.body["state"]["message"] == "Waits because its Cluster Queue cluster-queue is stopped (stopPolicy Hold).");
+    CHECK(answer.body["state"]["message"] ==
+          "Waits because its Cluster Queue cluster-queue is stopped (stopPolicy Hold).");
     CHECK(answer.body["localQueue"]["name"] == "user-queue");
     CHECK(answer.body["clusterQueue"]["name"] == "cluster-queue");
     // Waiting because its queue is stopped: told through the queue.

@@ -181,8 +181,7 @@ TEST_CASE("a Workload held up by its queue is told through the queue", "[kueue][
   CHECK_THAT(f.message, Catch::Contains("loop → loop-b → loop"));
 
   // Active, and no cycle among the Cohorts read, yet the scheduler calls it inactive: said as a maybe.
-  json unexplained =
-      blocked_by(cluster, "u", "to-unexplained", "Pending", "ClusterQueue unexplained-cq is inactive");
+  json unexplained = blocked_by(cluster, "u", "to-unexplained", "Pending", "ClusterQueue unexplained-cq is inactive");
   CHECK(unexplained["state"]["label"] == "Active");
   CHECK_THAT(unexplained["message"].get<std::string>(), Catch::Contains("may have a cycle"));
   CHECK(state_of(cluster, "u").label == "Pending");

@@ -308,7 +308,8 @@ TEST_CASE("every combination of the five conditions reads in Kueue's order", "[k
     conditions.push_back(condition("QuotaReserved", status(reserved), reserved ? "QuotaReserved" : "Pending",
                                    reserved ? "Quota reserved in ClusterQueue cq" : "", t0));
     conditions.push_back(condition("Admitted", status(admitted), admitted ? "Admitted" : "UnsatisfiedChecks",
-                                   admitted ? "The workload is admitted" : "The workload has not all checks ready", t0));
+                                   admitted ? "The workload is admitted" : "The workload has not all checks ready",
+                                   t0));
     conditions.push_back(condition("Evicted", status(evicted), evicted ? "AdmissionCheck" : "QuotaReserved",
                                    "Evicted due to AdmissionCheck in Retry state: \"prov\" (retry)", t0));
     conditions.push_back(
