@@ -97,16 +97,32 @@ api_response from_cache(const cached_answer& answer, const std::string& route) {
 class cached_work final : public answer_work {
  public:
   cached_work(std::shared_ptr<answer_job> job, std::string route) : job_(std::move(job)), route_(std::move(route)) {}
-  bool step(std::chrono::microseconds budget) override { return job_->step(budget); }
-  api_response take() override { return from_cache(job_->result(), route_); }
+  bool step(std::chrono::microseconds budget) override {
+    try {
+      return job_->step(budget);
+    } catch (const std::exception& error) {
+      // A render that throws answers as every failed request does: 500 with the reason.
+      spdlog::error("{}: {}", route_, error.what());
+      failed_ = error_response(500, "InternalError", "the request could not be answered: " + std::string(error.what()));
+      return true;
+    }
+  }
+  api_response take() override {
+    if (failed_) {
+      failed_->route = route_;
+      return std::move(*failed_);
+    }
+    return from_cache(job_->result(), route_);
+  }
 
  private:
   std::shared_ptr<answer_job> job_;
   std::string route_;
+  std::optional<api_response> failed_;
 };
 
 // Renders a view once, noting what it reads: `render` builds the answer from the context.
-rendered_view render_recorded(const daemon_state& state, bool shows_problems,
+rendered_view render_recorded(daemon_state& state, bool shows_problems,
                               const std::function<api_response(const view_context&)>& render) {
   view_reads reads;
   reads.problems = shows_problems;
@@ -463,16 +479,22 @@ std::unique_ptr<answer_work> api_router::section_route(const api_request& reques
     for (const sextant::section_route& route : owner->routes) {
       if (route.segment == s[3]) {
         if (state_.demand) {
-          for (const kind_key& needed : route.needs) {
+          for (const kind_key& needed : route.reads_on_demand) {
             state_.demand(needed);
           }
         }
         std::vector<std::string> rest(s.begin() + 4, s.end());
         return cached(request, answer_key(target, gzip), "/api/v1/" + owner->id + "/" + route.segment + "/...",
-                      [state = &state_, handle = route.handle,
+                      [state = &state_, owner_id = owner->id, segment = route.segment, handle = route.handle,
                        rest = std::move(rest)](std::chrono::microseconds) -> std::optional<rendered_view> {
                         return render_recorded(*state, false, [&](const view_context& context) {
-                          route_answer answer = handle(rest, context);
+                          route_answer answer;
+                          try {
+                            answer = handle(rest, context);
+                          } catch (const std::exception& error) {
+                            state->interpreter_failed(owner_id, segment, "route", error.what());
+                            throw;  // answered as every failed request is: 500 with the reason
+                          }
                           return answer.status >= 400
                                      ? error_response(answer.status, answer.reason.empty() ? "NotFound" : answer.reason,
                                                       string_or(answer.body, {"message"}, "not found"))
@@ -502,7 +524,7 @@ std::unique_ptr<answer_work> api_router::section_route(const api_request& reques
                                "the cluster does not serve " + resource.type.kind + " (" + resource.type.group + ")"),
                 "/api/v1/{section}/{resource}");
   }
-  if (!resource.demand_category.empty() && state_.demand) {
+  if (!resource.on_demand_category.empty() && state_.demand) {
     state_.demand(resource.type);
   }
   if (s.size() == 4) {
@@ -569,7 +591,14 @@ std::unique_ptr<answer_work> api_router::list_route(const api_request& request, 
                     }
                     // Shared: whichever request runs next advances the same render.
                     std::shared_ptr<list_render> rendering = slot.rendering;
-                    if (!rendering->step(budget)) {
+                    bool done = false;
+                    try {
+                      done = rendering->step(budget);
+                    } catch (...) {
+                      slot.rendering.reset();  // the next request starts afresh
+                      throw;
+                    }
+                    if (!done) {
                       return std::nullopt;
                     }
                     if (slot.rendering == rendering) {
@@ -589,13 +618,13 @@ std::unique_ptr<answer_work> api_router::details_route(const api_request& reques
                                                        const resource_def& resource, const std::string& namespace_,
                                                        const std::string& name) {
   if (state_.demand) {
-    for (const kind_key& needed : resource.details_need) {
+    for (const kind_key& needed : resource.reads_on_demand) {
       state_.demand(needed);
     }
     for (const section& other : state_.catalog.sections()) {
       for (const details_extension& extension : other.extensions) {
         if (extension.type == resource.type) {
-          for (const kind_key& needed : extension.needs) {
+          for (const kind_key& needed : extension.reads_on_demand) {
             state_.demand(needed);
           }
         }

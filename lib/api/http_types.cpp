@@ -3,47 +3,9 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "util/percent_encoding.hpp"
+
 namespace sextant {
-namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
-}
-
-bool percent_decode(std::string_view in, std::string& out, bool plus_is_space) {
-  out.clear();
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    char c = in[i];
-    if (c == '%') {
-      if (i + 2 >= in.size()) {
-        return false;
-      }
-      int high = hex_value(in[i + 1]);
-      int low = hex_value(in[i + 2]);
-      if (high < 0 || low < 0) {
-        return false;
-      }
-      out += static_cast<char>(high * 16 + low);
-      i += 2;
-    } else if (c == '+' && plus_is_space) {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return true;
-}
-
-}  // namespace
 
 api_response error_response(int status, const std::string& reason, const std::string& message) {
   api_response response;
@@ -74,12 +36,12 @@ parsed_target parse_target(const std::string& target) {
     std::size_t slash = path.find('/', start);
     std::string_view raw = path.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
     if (!raw.empty()) {
-      std::string segment;
-      if (!percent_decode(raw, segment, false)) {
+      std::optional<std::string> segment = percent_decode(raw);
+      if (!segment) {
         parsed.error = "malformed percent-encoding in the path";
         return parsed;
       }
-      parsed.segments.push_back(std::move(segment));
+      parsed.segments.push_back(std::move(*segment));
     }
     if (slash == std::string_view::npos) {
       break;
@@ -91,12 +53,15 @@ parsed_target parse_target(const std::string& target) {
     std::string_view pair = query.substr(0, amp);
     if (!pair.empty()) {
       std::size_t eq = pair.find('=');
-      std::string key, value;
-      if (!percent_decode(pair.substr(0, eq), key, true) ||
-          (eq != std::string_view::npos && !percent_decode(pair.substr(eq + 1), value, true))) {
+      std::optional<std::string> decoded_key = percent_decode(pair.substr(0, eq), true);
+      std::optional<std::string> decoded_value =
+          eq == std::string_view::npos ? std::optional<std::string>("") : percent_decode(pair.substr(eq + 1), true);
+      if (!decoded_key || !decoded_value) {
         parsed.error = "malformed percent-encoding in the query";
         return parsed;
       }
+      std::string key = std::move(*decoded_key);
+      std::string value = std::move(*decoded_value);
       if (parsed.query.contains(key)) {
         parsed.error = "query parameter \"" + key + "\" is given more than once";
         return parsed;

@@ -38,7 +38,8 @@ struct list_model {
 
 class list_render {
  public:
-  list_render(const daemon_state& state, const section& owner, const resource_def& resource);
+  // `state` is not const only because interpreter failures are counted in it.
+  list_render(daemon_state& state, const section& owner, const resource_def& resource);
 
   // Renders for about `budget` (at least one object); returns true once the list is done.
   bool step(std::chrono::microseconds budget);
@@ -50,7 +51,7 @@ class list_render {
   void start(const view_context& context);
   void finish(const view_context& context);
 
-  const daemon_state& state_;
+  daemon_state& state_;
   const section& owner_;
   const resource_def& resource_;
   time_point rendered_at_;

@@ -1,31 +1,28 @@
 #include "api/resource_views.hpp"
 
-#include <spdlog/spdlog.h>
+#include "sections/common/lists.hpp"
 
 namespace sextant {
 namespace {
 
-json or_null(const std::string& text) {
-  return text.empty() ? json(nullptr) : json(text);
-}
-
-object_state safe_state(const resource_def& resource, const cached_object& object, const view_context& context) {
+object_state safe_state(daemon_state& state, const section& owner, const resource_def& resource,
+                        const cached_object& object, const view_context& context) {
   if (!resource.state) {
     return {"Unknown", "", ""};
   }
   try {
     return resource.state(object, context);
   } catch (const std::exception& error) {
-    spdlog::error("interpreting {} {}: {}", object.type.to_string(), object.key(), error.what());
+    state.interpreter_failed(owner.id, resource.id, "state", object.key() + ": " + error.what());
     return {"Unknown", "InterpreterFailed", std::string("This object could not be interpreted: ") + error.what()};
   }
 }
 
 }  // namespace
 
-json object_summary(const daemon_state&, const section&, const resource_def& resource, const cached_object& object,
-                    const view_context& context) {
-  object_state state = safe_state(resource, object, context);
+json object_summary(daemon_state& daemon, const section& owner, const resource_def& resource,
+                    const cached_object& object, const view_context& context) {
+  object_state state = safe_state(daemon, owner, resource, object, context);
   json summary = {
       {"apiVersion", object.api_version},
       {"kind", object.type.kind},
@@ -39,31 +36,31 @@ json object_summary(const daemon_state&, const section&, const resource_def& res
     try {
       resource.summarize(object, context, summary);
     } catch (const std::exception& error) {
-      spdlog::error("summarising {} {}: {}", object.type.to_string(), object.key(), error.what());
+      daemon.interpreter_failed(owner.id, resource.id, "summarize", object.key() + ": " + error.what());
     }
   }
   return summary;
 }
 
-json object_details(const daemon_state& state, const section& owner, const resource_def& resource,
+json object_details(daemon_state& state, const section& owner, const resource_def& resource,
                     const cached_object& object, const view_context& context) {
   json details = object_summary(state, owner, resource, object, context);
   details_view view;
-  auto run = [&](const auto& extend, const char* what) {
+  auto run = [&](const auto& extend, const section& by, const char* interpreter) {
     try {
       extend(object, context, view);
     } catch (const std::exception& error) {
-      spdlog::error("{} for {} {}: {}", what, object.type.to_string(), object.key(), error.what());
+      state.interpreter_failed(by.id, resource.id, interpreter, object.key() + ": " + error.what());
       view.note(std::string("Part of these details could not be read: ") + error.what());
     }
   };
   if (resource.details) {
-    run(resource.details, "details");
+    run(resource.details, owner, "details");
   }
   for (const section& s : state.catalog.sections()) {
     for (const details_extension& extension : s.extensions) {
       if (extension.type == object.type && extension.extend) {
-        run(extension.extend, s.id.c_str());
+        run(extension.extend, s, "details_extension");
       }
     }
   }
@@ -80,10 +77,16 @@ json object_details(const daemon_state& state, const section& owner, const resou
   return details;
 }
 
-json resource_list(const daemon_state& state, const section& owner, const resource_def& resource,
+json resource_list(daemon_state& state, const section& owner, const resource_def& resource,
                    const std::optional<std::string>& namespace_, const view_context& context) {
   if (resource.list_computed) {
-    computed_list computed = resource.list_computed(context);
+    computed_list computed;
+    try {
+      computed = resource.list_computed(context);
+    } catch (const std::exception& error) {
+      state.interpreter_failed(owner.id, resource.id, "list_computed", error.what());
+      computed = computed_list{json::array(), true, std::string("the list could not be computed: ") + error.what()};
+    }
     json items = json::array();
     for (json& item : computed.items) {
       if (namespace_ && item.is_object() && string_or(item, {"namespace"}) != *namespace_) {
@@ -99,12 +102,8 @@ json resource_list(const daemon_state& state, const section& owner, const resour
   for (const object_ptr& object : state.store.list(resource.type, namespace_)) {
     items.push_back(object_summary(state, owner, resource, *object, context));
   }
-  list_completeness completeness = state.store.completeness(resource.type);
-  std::string reason;
-  if (!completeness.complete()) {
-    reason = completeness.reason.empty() ? "the list has not been read in full yet" : completeness.reason;
-  }
-  return {{"items", std::move(items)}, {"incomplete", !completeness.complete()}, {"incompleteReason", or_null(reason)}};
+  std::string reason = incomplete_reason(context, resource.type);
+  return {{"items", std::move(items)}, {"incomplete", !reason.empty()}, {"incompleteReason", or_null(reason)}};
 }
 
 }  // namespace sextant

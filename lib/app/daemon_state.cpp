@@ -6,6 +6,11 @@
 #include "kube/watch_plan.hpp"
 
 namespace sextant {
+namespace {
+
+const std::string interpreter_failures_metric = "sextant_interpreter_failures_total";
+
+}  // namespace
 
 daemon_state::daemon_state(std::vector<section> sections, const clock& time_source)
     : catalog(std::move(sections)),
@@ -18,6 +23,28 @@ daemon_state::daemon_state(std::vector<section> sections, const clock& time_sour
       store.index_label(type, label);
     }
   }
+  metrics.describe(interpreter_failures_metric, metrics_registry::metric_type::counter,
+                   "Interpreter calls that threw; the view showed what it could read, with a note.");
+  problems.on_rule_failure([this](const problem_rule& rule, const cached_object& object, const std::string& error) {
+    std::string owner;
+    for (const section& s : catalog.sections()) {
+      for (const problem_category& category : s.categories) {
+        if (category.id == rule.category) {
+          owner = s.id;
+        }
+      }
+    }
+    resource_match shown = catalog.resource_for_kind(rule.type);
+    interpreter_failed(owner, shown.resource != nullptr ? shown.resource->id : rule.type.to_string(), "problem_rule",
+                       rule.category + " on " + object.type.to_string() + " " + object.key() + ": " + error);
+  });
+}
+
+void daemon_state::interpreter_failed(const std::string& section, const std::string& resource,
+                                      const std::string& interpreter, const std::string& what) {
+  spdlog::error("{} {} of {}: {}", section, interpreter, resource, what);
+  metrics.increment(interpreter_failures_metric,
+                    {{"section", section}, {"resource", resource}, {"interpreter", interpreter}});
 }
 
 daemon_state::~daemon_state() = default;

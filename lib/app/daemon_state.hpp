@@ -32,6 +32,11 @@ struct daemon_state {
   void settle_snapshot_lists();
   // Re-evaluates problems now; returns when the next pending finding falls due.
   std::optional<time_point> evaluate_problems();
+  // An interpreter threw: logs it and counts it in /metrics by section, resource and interpreter
+  // (state, summarize, details, details_extension, list_computed, route, problem_rule), so that a
+  // view that lost part of its content shows on a dashboard, not only in a note.
+  void interpreter_failed(const std::string& section, const std::string& resource, const std::string& interpreter,
+                          const std::string& what);
 
   section_catalog catalog;
   ingest_profiles profiles;

@@ -1,5 +1,7 @@
 #include "app/section_catalog.hpp"
 
+#include <algorithm>
+
 namespace sextant {
 
 section_catalog::section_catalog(std::vector<section> sections) : sections_(std::move(sections)) {}
@@ -69,12 +71,40 @@ std::optional<std::string> section_catalog::path_for(const kind_key& type, const
   return path + name;
 }
 
+std::string section_catalog::version_for(const kind_key& type, const served_kinds& served) const {
+  resource_match match = resource_for_kind(type);
+  static const std::vector<std::string> no_preference;
+  const std::vector<std::string>& preference = match.owner ? match.owner->version_preference : no_preference;
+  if (const served_kind* kind = served.find(type); kind != nullptr && !kind->versions.empty()) {
+    return choose_version(*kind, preference);
+  }
+  if (std::string version = choose_version(served.group_versions(type.group), preference); !version.empty()) {
+    return version;
+  }
+  return preference.empty() ? std::string() : preference.front();
+}
+
 ingest_profiles section_catalog::profiles() const {
   ingest_profiles out;
   for (const section& s : sections_) {
     for (const resource_def& r : s.resources) {
       if (r.profile && !r.type.kind.empty()) {
         out.set(r.type, *r.profile);
+      }
+    }
+  }
+  // What sections read of kinds they do not own joins the owner's profile.
+  for (const section& s : sections_) {
+    for (const kind_reads& reads : s.reads) {
+      ingest_profile& profile = out.edit(reads.type);
+      for (const std::string& field : reads.fields) {
+        profile.mask.keep(field);
+      }
+      for (const std::string& label : reads.indexed_labels) {
+        if (std::find(profile.indexed_labels.begin(), profile.indexed_labels.end(), label) ==
+            profile.indexed_labels.end()) {
+          profile.indexed_labels.push_back(label);
+        }
       }
     }
   }
@@ -99,10 +129,13 @@ std::vector<problem_rule> section_catalog::rules() const {
 
 view_context section_catalog::context(const object_store& store, const served_kinds& served, time_point now,
                                       const polled_documents* documents) const {
-  return view_context{store, served, now,
+  return view_context{store,
+                      served,
+                      now,
                       [this, &served](const kind_key& type, const std::string& namespace_, const std::string& name) {
                         return path_for(type, namespace_, name, served);
                       },
+                      [this, &served](const kind_key& type) { return version_for(type, served); },
                       documents};
 }
 

@@ -35,7 +35,12 @@ class section_catalog {
   std::optional<std::string> path_for(const kind_key& type, const std::string& namespace_, const std::string& name,
                                       const served_kinds& served) const;
 
-  // The ingest profiles every section declares, with the labels they index.
+  // The version the daemon reads a kind in: its section's preference among the versions the
+  // cluster serves it in (or, when the kind is not served, its group), else the preferred one.
+  std::string version_for(const kind_key& type, const served_kinds& served) const;
+
+  // The ingest profiles every section declares, with the labels they index, and what other
+  // sections read of each kind (section::reads) merged in.
   ingest_profiles profiles() const;
   std::vector<problem_category> categories() const;
   std::vector<problem_rule> rules() const;

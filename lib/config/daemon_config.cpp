@@ -1,11 +1,11 @@
 #include "config/daemon_config.hpp"
 
 #include <charconv>
-#include <fstream>
 #include <functional>
-#include <sstream>
 
 #include <yaml-cpp/yaml.h>
+
+#include "util/file.hpp"
 
 namespace sextant {
 namespace {
@@ -131,14 +131,13 @@ const option_entry* find_flag(const std::string& flag) {
   return nullptr;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
+std::string config_text(const std::string& path) {
+  std::string error;
+  std::optional<std::string> text = read_file(path, error);
+  if (!text) {
     throw config_error("--config: cannot read " + path);
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return *std::move(text);
 }
 
 }  // namespace
@@ -194,7 +193,7 @@ parsed_command_line parse_command_line(const std::vector<std::string>& args) {
       throw config_error("--config needs a file");
     }
     if (!path.empty()) {
-      apply_config_yaml(parsed.config, read_file(path), path);
+      apply_config_yaml(parsed.config, config_text(path), path);
     }
   }
   for (std::size_t i = 0; i < args.size(); ++i) {

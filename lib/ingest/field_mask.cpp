@@ -18,6 +18,12 @@ field_mask field_mask::only(const std::vector<std::string_view>& paths) {
   return mask;
 }
 
+void field_mask::keep(std::string_view path) {
+  if (!is_whole()) {
+    add_path(path);
+  }
+}
+
 void field_mask::add_path(std::string_view path) {
   auto dot = path.find('.');
   const bool leaf = dot == std::string_view::npos;

@@ -21,6 +21,9 @@ class field_mask {
   static field_mask only(std::initializer_list<std::string_view> paths);
   static field_mask only(const std::vector<std::string_view>& paths);
 
+  // Keeps `path` too ("spec.resourceClaims"); a mask that keeps everything already does.
+  void keep(std::string_view path);
+
   bool keeps_everything() const { return keep_all_; }
   // Keeps everything below with no narrower rule: nothing to walk.
   bool is_whole() const { return keep_all_ && children_.empty(); }

@@ -17,6 +17,10 @@ void ingest_profiles::set(const kind_key& type, ingest_profile profile) {
   profiles_[type] = std::move(profile);
 }
 
+ingest_profile& ingest_profiles::edit(const kind_key& type) {
+  return profiles_[type];
+}
+
 const ingest_profile& ingest_profiles::for_kind(const kind_key& type) const {
   auto it = profiles_.find(type);
   return it == profiles_.end() ? default_profile_ : it->second;

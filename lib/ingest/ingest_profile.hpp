@@ -32,6 +32,8 @@ struct ingest_profile {
 class ingest_profiles {
  public:
   void set(const kind_key& type, ingest_profile profile);
+  // The kind's profile to add to: the one set, else a keep-everything one set now.
+  ingest_profile& edit(const kind_key& type);
   // The kind's profile, or the keep-everything default.
   const ingest_profile& for_kind(const kind_key& type) const;
   const std::map<kind_key, ingest_profile>& all() const { return profiles_; }

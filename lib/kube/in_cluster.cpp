@@ -1,26 +1,13 @@
 #include "kube/in_cluster.hpp"
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <sstream>
+
+#include "util/file.hpp"
 
 namespace sextant::kube {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::optional<std::string> read_file(const fs::path& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot read " + path.string() + ": " + std::strerror(errno);
-    return std::nullopt;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::string trim(std::string text) {
   auto not_space = [](char c) { return c != ' ' && c != '\n' && c != '\r' && c != '\t'; };

@@ -1,16 +1,13 @@
 #include "kube/kubeconfig.hpp"
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
 
 #include "kube/base64.hpp"
+#include "util/file.hpp"
 
 namespace sextant::kube {
 namespace fs = std::filesystem;
@@ -41,17 +38,6 @@ std::string list_files(const std::vector<fs::path>& files) {
     out += (out.empty() ? "" : ", ") + file.string();
   }
   return out;
-}
-
-std::optional<std::string> read_file(const fs::path& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot read " + path.string() + ": " + std::strerror(errno);
-    return std::nullopt;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // A scalar member as text; nullopt when absent or null. Sets `error` when it is not a scalar.

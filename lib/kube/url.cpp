@@ -4,38 +4,10 @@
 
 #include <boost/asio/ip/address.hpp>
 
+#include "util/percent_encoding.hpp"
+
 namespace sextant::kube {
 namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
-}
-
-std::string percent_decode(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size()) {
-      int high = hex_value(text[i + 1]);
-      int low = hex_value(text[i + 2]);
-      if (high >= 0 && low >= 0) {
-        out += static_cast<char>(high * 16 + low);
-        i += 2;
-        continue;
-      }
-    }
-    out += text[i];
-  }
-  return out;
-}
 
 bool all_digits(std::string_view text) {
   if (text.empty()) {
@@ -82,7 +54,7 @@ url_result parse_url(std::string_view text) {
   }
   auto at = authority.rfind('@');
   if (at != std::string_view::npos) {
-    out.user_info = percent_decode(authority.substr(0, at));
+    out.user_info = *percent_decode(authority.substr(0, at), false, malformed_escape::keep);
     authority = authority.substr(at + 1);
   }
   std::string_view port;

@@ -14,15 +14,6 @@ bool watch_spec::same_watch(const watch_spec& other) const {
          label_selector == other.label_selector && cap == other.cap;
 }
 
-std::string choose_version(const served_kind& kind, const std::vector<std::string>& preference) {
-  for (const std::string& wanted : preference) {
-    if (std::find(kind.versions.begin(), kind.versions.end(), wanted) != kind.versions.end()) {
-      return wanted;
-    }
-  }
-  return kind.versions.empty() ? std::string() : kind.versions.front();
-}
-
 std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const served_kinds& served) {
   struct merged {
     watch_spec spec;
@@ -58,11 +49,11 @@ std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const
       m.any_unselected = m.any_unselected || r.label_selector.empty();
       m.any_uncapped = m.any_uncapped || r.cap == 0;
       m.spec.cap = std::max(m.spec.cap, r.cap);
-      if (r.demand_category.empty()) {
+      if (r.on_demand_category.empty()) {
         m.any_undemanded = true;
-      } else if (std::find(m.spec.demand_categories.begin(), m.spec.demand_categories.end(), r.demand_category) ==
+      } else if (std::find(m.spec.demand_categories.begin(), m.spec.demand_categories.end(), r.on_demand_category) ==
                  m.spec.demand_categories.end()) {
-        m.spec.demand_categories.push_back(r.demand_category);
+        m.spec.demand_categories.push_back(r.on_demand_category);
       }
     }
   }

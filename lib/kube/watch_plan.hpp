@@ -27,9 +27,8 @@ struct watch_spec {
   bool same_watch(const watch_spec& other) const;
 };
 
-// The version to read: the first of `preference` the kind is served in, else the server's
-// preferred one.
-std::string choose_version(const served_kind& kind, const std::vector<std::string>& preference);
+// The version to read (store/served_kinds.hpp): links name the same one.
+using sextant::choose_version;
 
 std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const served_kinds& served);
 

@@ -66,7 +66,10 @@ std::optional<time_point> problem_engine::evaluate(const view_context& context) 
       std::vector<finding> findings;
       try {
         findings = rule.evaluate(*object, context);
-      } catch (const std::exception&) {
+      } catch (const std::exception& error) {
+        if (on_rule_failure_) {
+          on_rule_failure_(rule, *object, error.what());
+        }
         continue;  // a rule that cannot read an object judges nothing of it
       }
       for (finding& found : findings) {

@@ -7,6 +7,7 @@
 // threshold, so one timer on the event loop suffices. Categories that are off are not
 // evaluated at all. Owned by the event loop; not thread-safe.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -55,6 +56,11 @@ class problem_engine {
   // problems key their cached answers on it.
   std::uint64_t generation() const { return generation_; }
 
+  // Told when a rule throws on an object; the rule then judges nothing of that object.
+  using rule_failure_listener =
+      std::function<void(const problem_rule& rule, const cached_object& object, const std::string& error)>;
+  void on_rule_failure(rule_failure_listener listener) { on_rule_failure_ = std::move(listener); }
+
  private:
   // (category, rule index, object uid or key, finding id)
   using finding_key = std::tuple<std::string, std::size_t, std::string, std::string>;
@@ -66,6 +72,7 @@ class problem_engine {
   std::vector<problem> current_;
   std::size_t evaluations_ = 0;
   std::uint64_t generation_ = 0;
+  rule_failure_listener on_rule_failure_;
 };
 
 }  // namespace sextant

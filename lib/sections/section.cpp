@@ -1,5 +1,7 @@
 #include "sections/section.hpp"
 
+#include "sections/common/links.hpp"
+
 namespace sextant {
 
 json view_context::path_json(const kind_key& type, const std::string& namespace_, const std::string& name) const {
@@ -20,6 +22,19 @@ resource_def kind_resource(std::string plural, std::string title, kind_key type,
   return r;
 }
 
+std::string view_context::api_version(const kind_key& type) const {
+  std::string version;
+  if (version_for) {
+    version = version_for(type);
+  } else if (const served_kind* kind = served.find(type)) {
+    version = choose_version(*kind, {});
+  }
+  if (version.empty()) {
+    version = "v1";
+  }
+  return type.group.empty() ? version : type.group + "/" + version;
+}
+
 const polled_document_entry* view_context::document(const document_key& key) const {
   if (documents == nullptr) {
     return nullptr;
@@ -37,12 +52,9 @@ const polled_document_entry* view_context::document(const document_key& key) con
 void details_view::link(const view_context& context, std::string rel, const std::string& api_version,
                         const std::string& kind, const std::string& namespace_, const std::string& name) {
   kind_key type{std::string(group_of(api_version)), kind};
-  links.push_back(json{{"rel", std::move(rel)},
-                       {"apiVersion", api_version},
-                       {"kind", kind},
-                       {"namespace", namespace_.empty() ? json(nullptr) : json(namespace_)},
-                       {"name", name},
-                       {"path", context.path_json(type, namespace_, name)}});
+  json entry = {{"rel", std::move(rel)}};
+  entry.update(link_json(context, type, api_version, namespace_, name));
+  links.push_back(std::move(entry));
 }
 
 void details_view::link(const view_context& context, std::string rel, const cached_object& object) {

@@ -64,13 +64,21 @@ struct resource_def {
 
   // How the kind is cached and watched.
   std::optional<ingest_profile> profile;
-  std::size_t cap = 0;          // most objects read (0: no cap); past it the list is incomplete
-  std::string label_selector;   // watch only objects with this selector ("a=b")
-  std::string demand_category;  // watched only while this problem category is on or details ask
-  // Kinds watched on demand that this resource's details read (a Cluster Queue's waiting list
+  std::size_t cap = 0;         // most objects read (0: no cap); past it the list is incomplete
+  std::string label_selector;  // watch only objects with this selector ("a=b")
+  // Read on demand (see "Read on demand" below): the kind is watched only while this problem category
+  // is on, or for a while after a view read it. Empty: always watched.
+  std::string on_demand_category;
+  // Kinds read on demand that this resource's details read (a Cluster Queue's waiting list
   // reads Workloads): asking for the details asks for them.
-  std::vector<kind_key> details_need;
+  std::vector<kind_key> reads_on_demand;
 };
+
+// "Read on demand", the one concept behind `on_demand_category` and `reads_on_demand`: a kind too
+// costly to watch always (Kueue's Workloads carry their jobs' pod templates) is watched only while
+// a problem category that judges it is on, or for 5 minutes after a view read it. Its resource
+// names the category; every view that reads it (details, extensions, routes) lists it in
+// `reads_on_demand`, so that asking for the view asks for the kind.
 
 enum class scope { namespaced, cluster };
 
@@ -102,8 +110,8 @@ struct problem_category {
 struct details_extension {
   kind_key type;
   std::function<void(const cached_object&, const view_context&, details_view&)> extend;
-  // Kinds watched on demand that `extend` reads (the Queue block reads Workloads).
-  std::vector<kind_key> needs = {};
+  // Kinds read on demand that `extend` reads (the Queue block reads Workloads).
+  std::vector<kind_key> reads_on_demand = {};
 };
 
 // An answer from a section's own route (`/api/v1/kueue/queue/...`).
@@ -116,7 +124,7 @@ struct route_answer {
 struct section_route {
   std::string segment;  // the segment after the section id: "queue"
   std::function<route_answer(std::span<const std::string> rest, const view_context&)> handle;
-  std::vector<kind_key> needs = {};  // kinds watched on demand that the route reads
+  std::vector<kind_key> reads_on_demand = {};  // kinds read on demand that the route reads
 };
 
 // A document a section reads beside its watched kinds, in live mode only: one GET per object of
@@ -134,6 +142,15 @@ struct polled_document {
   std::chrono::seconds interval{15};
 };
 
+// What a section reads of a kind another section owns (DRA reads a Pod's claims): the fields
+// it needs kept in the cached body and the labels it looks objects up by. The catalog merges them
+// into the owner's profile, so the owner lists only what its own views read.
+struct kind_reads {
+  kind_key type;
+  std::vector<std::string> fields;          // dotted paths, as ingest_profile::keeping takes them
+  std::vector<std::string> indexed_labels;  // label keys for object_store::with_label
+};
+
 struct section {
   std::string id;
   std::string title;
@@ -144,6 +161,7 @@ struct section {
   std::vector<problem_category> categories;
   std::vector<problem_rule> rules;
   std::vector<details_extension> extensions;
+  std::vector<kind_reads> reads;  // of other sections' kinds, beside the extensions that read them
   std::vector<section_route> routes;
   std::vector<polled_document> documents;
 };

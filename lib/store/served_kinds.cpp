@@ -4,6 +4,19 @@
 
 namespace sextant {
 
+std::string choose_version(const served_kind& kind, const std::vector<std::string>& preference) {
+  return choose_version(kind.versions, preference);
+}
+
+std::string choose_version(const std::vector<std::string>& served, const std::vector<std::string>& preference) {
+  for (const std::string& wanted : preference) {
+    if (std::find(served.begin(), served.end(), wanted) != served.end()) {
+      return wanted;
+    }
+  }
+  return served.empty() ? std::string() : served.front();
+}
+
 void served_kinds::add(served_kind kind) {
   auto it = kinds_.find(kind.type);
   if (it == kinds_.end()) {

@@ -20,6 +20,12 @@ struct served_kind {
   std::vector<std::string> versions;  // served versions, the server's preferred first
 };
 
+// The version to read: the first of `preference` the kind is served in, else the server's
+// preferred one. The watches read this version, and links name it.
+std::string choose_version(const served_kind& kind, const std::vector<std::string>& preference);
+// The same choice among versions listed by hand (a group's, when the kind itself is not served).
+std::string choose_version(const std::vector<std::string>& served, const std::vector<std::string>& preference);
+
 class served_kinds {
  public:
   // Adds a kind or merges versions into the one already known.

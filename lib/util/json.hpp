@@ -108,6 +108,15 @@ const Value& object_or_empty(const Value& root, std::initializer_list<path_step>
   return value != nullptr && value->is_object() ? *value : empty_object_of(root);
 }
 
+// A view field that is "as written or absent": the value, or null when it is empty or unset.
+inline json or_null(const std::string& text) {
+  return text.empty() ? json(nullptr) : json(text);
+}
+template <typename T>
+json or_null(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
 // The element of a `conditions`-style array whose "type" is `type`, or nullptr.
 template <typename Value>
 const Value* find_condition(const Value& conditions, std::string_view type) {

@@ -92,7 +92,7 @@ TEST_CASE("a kind watched on demand starts when asked for and stops when no long
   section demanding = core::make_section();
   for (resource_def& r : demanding.resources) {
     if (r.type == job_type) {
-      r.demand_category = "test-jobs";
+      r.on_demand_category = "test-jobs";
     }
   }
   demanding.categories.push_back(problem_category{"test-jobs", "Jobs", false});

@@ -20,30 +20,15 @@ section make_section() {
   pods.summarize = pod_summary;
   pods.details = pod_details;
   // Pods are the most numerous kind: keep what views read, not the whole spec or status (no
-  // addresses, images or container IDs).
-  pods.profile = ingest_profile::keeping({"spec.nodeName",
-                                          "spec.schedulingGates",
-                                          "spec.resourceClaims",
-                                          "spec.containers.name",
-                                          "spec.containers.resources",
-                                          "spec.initContainers.name",
-                                          "spec.initContainers.resources",
-                                          "spec.priorityClassName",
-                                          "status.phase",
-                                          "status.reason",
-                                          "status.message",
-                                          "status.conditions",
-                                          "status.containerStatuses.name",
-                                          "status.containerStatuses.ready",
-                                          "status.containerStatuses.restartCount",
-                                          "status.containerStatuses.state",
-                                          "status.initContainerStatuses.name",
-                                          "status.initContainerStatuses.ready",
-                                          "status.initContainerStatuses.restartCount",
-                                          "status.initContainerStatuses.state",
-                                          "status.resourceClaimStatuses",
-                                          "status.extendedResourceClaimStatus"});
-  pods.profile->indexed_labels = {"batch.kubernetes.io/job-name", "jobset.sigs.k8s.io/jobset-name", "ray.io/cluster"};
+  // addresses, images or container IDs). Other sections add what they read (section::reads).
+  pods.profile = ingest_profile::keeping(
+      {"spec.nodeName", "spec.schedulingGates", "spec.containers.name", "spec.containers.resources",
+       "spec.initContainers.name", "spec.initContainers.resources", "spec.priorityClassName", "status.phase",
+       "status.reason", "status.message", "status.conditions", "status.containerStatuses.name",
+       "status.containerStatuses.ready", "status.containerStatuses.restartCount", "status.containerStatuses.state",
+       "status.initContainerStatuses.name", "status.initContainerStatuses.ready",
+       "status.initContainerStatuses.restartCount", "status.initContainerStatuses.state"});
+  pods.profile->indexed_labels = {"batch.kubernetes.io/job-name"};
   s.resources.push_back(std::move(pods));
 
   resource_def nodes = kind_resource("nodes", "Nodes", node_kind, scope::cluster);

@@ -1,6 +1,7 @@
 #pragma once
 // The `core` section: Pods, Nodes and Jobs, with a plain state each. Always listed (every
 // cluster serves them); other sections extend these details (DRA claims, GPU blocks, Queue).
+#include "sections/core/pod_reading.hpp"
 #include "sections/section.hpp"
 
 namespace sextant::core {
@@ -14,8 +15,5 @@ section make_section();
 object_state pod_state(const cached_object& pod, const view_context& context);
 object_state node_state(const cached_object& node, const view_context& context);
 object_state job_state(const cached_object& job, const view_context& context);
-
-// The PodScheduled=False/Unschedulable condition of a Pending pod, if the scheduler wrote one.
-const packed_value* unschedulable_condition(const packed_value& pod);
 
 }  // namespace sextant::core

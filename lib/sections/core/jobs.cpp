@@ -1,5 +1,7 @@
 #include "sections/core/core_section.hpp"
 
+#include "sections/common/objects.hpp"
+
 namespace sextant::core {
 
 object_state job_state(const cached_object& job, const view_context&) {
@@ -41,10 +43,7 @@ void job_details(const cached_object& job, const view_context& context, details_
        get_int(body, {"spec", "completions"}) ? json(*get_int(body, {"spec", "completions"})) : json(nullptr)},
       {"parallelism", get_int(body, {"spec", "parallelism"}).value_or(1)},
       {"backoffLimit", get_int(body, {"spec", "backoffLimit"}).value_or(6)}};
-  for (const packed_value& owner : array_or_empty(body, {"metadata", "ownerReferences"})) {
-    view.link(context, "owner", string_or(owner, {"apiVersion"}), string_or(owner, {"kind"}), job.namespace_,
-              string_or(owner, {"name"}));
-  }
+  link_owners(job, context, view);
   for (const object_ptr& pod : context.store.owned_by(pod_kind, job.uid)) {
     view.link(context, "pod", *pod);
   }

@@ -1,5 +1,7 @@
 #include "sections/core/core_section.hpp"
 
+#include "sections/common/conditions.hpp"
+
 namespace sextant::core {
 
 object_state node_state(const cached_object& node, const view_context&) {
@@ -24,14 +26,7 @@ object_state node_state(const cached_object& node, const view_context&) {
 void node_details(const cached_object& node, const view_context&, details_view& view) {
   view.blocks["capacity"] = object_or_empty(node.body(), {"status", "capacity"});
   view.blocks["allocatable"] = object_or_empty(node.body(), {"status", "allocatable"});
-  json conditions = json::array();
-  for (const packed_value& condition : array_or_empty(node.body(), {"status", "conditions"})) {
-    conditions.push_back({{"type", string_or(condition, {"type"})},
-                          {"status", string_or(condition, {"status"})},
-                          {"reason", string_or(condition, {"reason"})},
-                          {"message", string_or(condition, {"message"})}});
-  }
-  view.blocks["conditions"] = std::move(conditions);
+  view.blocks["conditions"] = status_conditions_json(node.body());
   view.blocks["unschedulable"] = get_bool(node.body(), {"spec", "unschedulable"}).value_or(false);
 }
 

@@ -1,14 +1,9 @@
 #include "sections/core/core_section.hpp"
 
-namespace sextant::core {
+#include "sections/common/conditions.hpp"
+#include "sections/common/objects.hpp"
 
-const packed_value* unschedulable_condition(const packed_value& pod) {
-  const packed_value* scheduled = find_condition(array_or_empty(pod, {"status", "conditions"}), "PodScheduled");
-  if (scheduled == nullptr || condition_true(scheduled) || string_or(*scheduled, {"status"}) != "False") {
-    return nullptr;
-  }
-  return string_or(*scheduled, {"reason"}) == "Unschedulable" ? scheduled : nullptr;
-}
+namespace sextant::core {
 
 object_state pod_state(const cached_object& pod, const view_context&) {
   const packed_value& body = pod.body();
@@ -17,7 +12,7 @@ object_state pod_state(const cached_object& pod, const view_context&) {
   state.reason = string_or(body, {"status", "reason"});
   state.message = string_or(body, {"status", "message"});
   if (state.label == "Pending") {
-    if (!array_or_empty(body, {"spec", "schedulingGates"}).empty()) {
+    if (scheduling_gated(body)) {
       state.reason = "SchedulingGated";
       state.message = "Held back by scheduling gates; the scheduler does not consider it yet.";
     } else if (const packed_value* condition = unschedulable_condition(body)) {
@@ -25,7 +20,7 @@ object_state pod_state(const cached_object& pod, const view_context&) {
       state.message = string_or(*condition, {"message"}, "The scheduler could not place it and gave no message.");
     }
   }
-  if (find(body, {"metadata", "deletionTimestamp"}) != nullptr) {
+  if (being_deleted(body)) {
     state.reason = "Terminating";
     if (state.message.empty()) {
       state.message = "Being deleted.";
@@ -77,13 +72,10 @@ void pod_details(const cached_object& pod, const view_context& context, details_
   if (auto node = get_string(body, {"spec", "nodeName"})) {
     view.link(context, "node", "v1", "Node", "", *node);
   }
-  for (const packed_value& owner : array_or_empty(body, {"metadata", "ownerReferences"})) {
-    view.link(context, "owner", string_or(owner, {"apiVersion"}), string_or(owner, {"kind"}), pod.namespace_,
-              string_or(owner, {"name"}));
-  }
+  link_owners(pod, context, view);
   json waiting = nullptr;
   if (string_or(body, {"status", "phase"}) == "Pending") {
-    if (!array_or_empty(body, {"spec", "schedulingGates"}).empty()) {
+    if (scheduling_gated(body)) {
       json gates = json::array();
       for (const packed_value& gate : array_or_empty(body, {"spec", "schedulingGates"})) {
         gates.push_back(string_or(gate, {"name"}));
@@ -94,7 +86,7 @@ void pod_details(const cached_object& pod, const view_context& context, details_
           {"reasons", json::array()}};
     } else if (const packed_value* condition = unschedulable_condition(body)) {
       waiting = {{"message", string_or(*condition, {"message"})},
-                 {"since", string_or(*condition, {"lastTransitionTime"})},
+                 {"since", time_or_null(since_of(condition, body))},
                  {"reasons", json::array()}};
     }
   }

@@ -9,10 +9,6 @@ bool condition_named_true(const packed_value& conditions, const std::string& typ
 
 }  // namespace
 
-bool claim_deleting(const packed_value& claim) {
-  return find(claim, {"metadata", "deletionTimestamp"}) != nullptr;
-}
-
 const packed_value* claim_allocation(const packed_value& claim) {
   const packed_value* allocation = find(claim, {"status", "allocation"});
   return allocation != nullptr && allocation->is_object() ? allocation : nullptr;

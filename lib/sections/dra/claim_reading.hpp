@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sections/common/objects.hpp"
 #include "store/packed_value.hpp"
 
 namespace sextant::dra {
@@ -36,7 +37,6 @@ struct claim_consumer {
   std::string uid;
 };
 
-bool claim_deleting(const packed_value& claim);
 // status.allocation when it is an object.
 const packed_value* claim_allocation(const packed_value& claim);
 std::vector<allocated_device> allocated_devices(const packed_value& claim);

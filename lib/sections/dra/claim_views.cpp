@@ -2,6 +2,9 @@
 #include <string>
 #include <vector>
 
+#include "sections/common/conditions.hpp"
+#include "sections/common/links.hpp"
+#include "sections/common/lists.hpp"
 #include "sections/dra/claim_reading.hpp"
 #include "sections/dra/device_inventory.hpp"
 #include "sections/dra/device_requests.hpp"
@@ -43,9 +46,7 @@ consumer_kind kind_of(const claim_consumer& consumer, const view_context& contex
   }
   for (const served_kind& served : context.served.all()) {
     if (served.type.group == consumer.api_group && served.plural == consumer.resource) {
-      std::string version = served.versions.empty() ? "v1" : served.versions.front();
-      std::string api_version = consumer.api_group.empty() ? version : consumer.api_group + "/" + version;
-      return {api_version, served.type.kind, served.type};
+      return {context.api_version(served.type), served.type.kind, served.type};
     }
   }
   if (consumer.api_group == "scheduling.k8s.io" && consumer.resource == "podgroups") {
@@ -61,25 +62,11 @@ consumer_kind kind_of(const claim_consumer& consumer, const view_context& contex
 json consumer_exists(const consumer_kind& kind, const std::string& namespace_, const claim_consumer& consumer,
                      const view_context& context) {
   if (!kind.known) {
-    return "cannot tell";
+    return std::string(cannot_tell);
   }
   object_ptr object = context.store.get(kind.type, namespace_, consumer.name);
-  if (object && (consumer.uid.empty() || object->uid.empty() || object->uid == consumer.uid)) {
-    return true;
-  }
-  return context.store.completeness(kind.type).complete() ? json(false) : json("cannot tell");
-}
-
-json conditions_json(const packed_value& conditions) {
-  json out = json::array();
-  for (const packed_value& condition : conditions) {
-    out.push_back({{"type", string_or(condition, {"type"})},
-                   {"status", string_or(condition, {"status"})},
-                   {"reason", string_or(condition, {"reason"})},
-                   {"message", string_or(condition, {"message"})},
-                   {"lastTransitionTime", string_or(condition, {"lastTransitionTime"})}});
-  }
-  return out;
+  return exists_json(object && (consumer.uid.empty() || object->uid.empty() || object->uid == consumer.uid), context,
+                     kind.type);
 }
 
 const char* binding_word(binding_state state) {
@@ -218,7 +205,7 @@ object_state claim_state(const cached_object& claim, const view_context&) {
   const packed_value* allocation = claim_allocation(body);
   std::vector<claim_consumer> consumers = reserved_for(body);
   object_state state;
-  if (claim_deleting(body)) {
+  if (being_deleted(body)) {
     state.label = "Deleting";
     state.reason = "Deleting";
     state.message = "Being deleted since " + string_or(body, {"metadata", "deletionTimestamp"}) + ".";
@@ -302,7 +289,7 @@ void claim_details(const cached_object& claim, const view_context& context, deta
   }
   view.blocks["generatedFor"] = std::move(generated);
   for (const std::string& device_class : device_classes_of(member(claim.body(), "spec"))) {
-    view.link(context, "deviceClass", dra_api_version(context, device_class_kind), "DeviceClass", "", device_class);
+    view.link(context, "deviceClass", context.api_version(device_class_kind), "DeviceClass", "", device_class);
   }
   if (get_bool(claim.body(), {"status", "deallocationRequested"}).value_or(false)) {
     view.note("Deallocation was requested (classic DRA of Kubernetes 1.31).");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sections/common/lists.hpp"
 #include "sections/dra/claim_reading.hpp"
 #include "sections/dra/dra_section.hpp"
 
@@ -10,19 +11,10 @@ namespace sextant::dra {
 slice_window read_slice_window(const view_context& context) {
   slice_window window;
   std::vector<object_ptr> all = context.store.list(slice_kind);
-  list_completeness completeness = context.store.completeness(slice_kind);
-  std::string cut_reason = "cut at " + std::to_string(slice_cap) + " Resource Slices";
+  window.incomplete_reason = incomplete_reason(context, slice_kind, slice_cap, "Resource Slices");
+  window.incomplete = !window.incomplete_reason.empty();
   if (all.size() > slice_cap) {
     all.resize(slice_cap);
-    window.incomplete = true;
-    window.incomplete_reason = cut_reason;
-  } else if (completeness.value == list_completeness::state::truncated) {
-    window.incomplete = true;
-    window.incomplete_reason = completeness.reason.empty() ? cut_reason : completeness.reason;
-  } else if (!completeness.complete()) {
-    window.incomplete = true;
-    window.incomplete_reason =
-        completeness.reason.empty() ? "the Resource Slice list has not been read in full" : completeness.reason;
   }
   window.slices.reserve(all.size());
   for (object_ptr& object : all) {
@@ -83,11 +75,8 @@ bool pool_index::current(const slice_info& slice) const {
 }
 
 allocation_index::allocation_index(const view_context& context) {
-  list_completeness completeness = context.store.completeness(claim_kind);
-  claims_complete_ = completeness.complete();
-  claims_reason_ = claims_complete_              ? std::string()
-                   : completeness.reason.empty() ? std::string("the Resource Claim list has not been read in full")
-                                                 : completeness.reason;
+  claims_reason_ = incomplete_reason(context, claim_kind);
+  claims_complete_ = claims_reason_.empty();
   for (const object_ptr& claim : context.store.list(claim_kind)) {
     for (const allocated_device& device : allocated_devices(claim->body())) {
       holders_[{device.driver, device.pool, device.device}].push_back(

@@ -1,5 +1,6 @@
 // The Devices page: every device of the newest generation of every pool, from at most 500
 // slices, with the claim that holds it.
+#include "sections/common/lists.hpp"
 #include "sections/dra/device_inventory.hpp"
 #include "sections/dra/dra_section.hpp"
 
@@ -56,7 +57,7 @@ void extend_node_details(const cached_object& node, const view_context& context,
   }
   view.blocks["draDevices"] = sorted_rows(std::move(devices));
   if (slices.incomplete) {
-    view.note("The DRA devices listed may be incomplete: " + slices.incomplete_reason + ".");
+    view.note(may_be_incomplete("The DRA devices listed", slices.incomplete_reason));
   }
   if (!allocations.claims_complete()) {
     view.note("Which claim holds a DRA device cannot be told for every device: " + allocations.claims_reason() + ".");

@@ -4,13 +4,6 @@
 
 namespace sextant::dra {
 
-std::string dra_api_version(const view_context& context, const kind_key& type) {
-  if (const served_kind* served = context.served.find(type); served != nullptr && !served->versions.empty()) {
-    return std::string(group) + "/" + served->versions.front();
-  }
-  return std::string(group) + "/v1";
-}
-
 section make_section() {
   section s;
   s.id = "dra";
@@ -69,6 +62,12 @@ section make_section() {
   s.categories.push_back(problem_category{std::string(problem_category_id), "Dynamic Resource Allocation", true});
   s.rules.push_back(problem_rule{std::string(problem_category_id), core::pod_kind, evaluate_pod});
   s.extensions.push_back(details_extension{core::pod_kind, extend_pod_details});
+  // What the pod extension and the problem rule read of a Pod, beyond core's own fields.
+  s.reads.push_back(kind_reads{
+      core::pod_kind,
+      {"spec.resourceClaims", "spec.containers.name", "spec.containers.resources.claims", "spec.initContainers.name",
+       "spec.initContainers.resources.claims", "status.resourceClaimStatuses", "status.extendedResourceClaimStatus"},
+      {}});
   s.extensions.push_back(details_extension{core::node_kind, extend_node_details});
   return s;
 }

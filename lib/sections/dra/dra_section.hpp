@@ -52,7 +52,4 @@ void extend_pod_details(const cached_object& pod, const view_context& context, d
 void extend_node_details(const cached_object& node, const view_context& context, details_view& view);
 std::vector<finding> evaluate_pod(const cached_object& pod, const view_context& context);
 
-// The apiVersion to write in a link to a DRA kind: the version the cluster prefers, else v1.
-std::string dra_api_version(const view_context& context, const kind_key& type);
-
 }  // namespace sextant::dra

@@ -15,16 +15,6 @@ void reading_notes::wrong_type(std::string_view what, std::string_view expected)
   add(std::string(what) + " is not " + std::string(expected) + "; it is left out.");
 }
 
-std::string quantity_text(const packed_value& value) {
-  if (value.is_string()) {
-    return value.get<std::string>();
-  }
-  if (value.is_number()) {
-    return value.dump();
-  }
-  return {};
-}
-
 std::string capacity_value(const packed_value& entry) {
   if (entry.is_object()) {
     const packed_value* value = find(entry, {"value"});

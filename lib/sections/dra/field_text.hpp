@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "store/packed_value.hpp"
+#include "util/quantity.hpp"
 
 namespace sextant::dra {
 
@@ -19,9 +20,6 @@ struct reading_notes {
   // "<what> is not <expected>; it is left out." when `value` exists but has another type.
   void wrong_type(std::string_view what, std::string_view expected);
 };
-
-// A quantity as written: "80Gi", or a number printed as the API server would.
-std::string quantity_text(const packed_value& value);
 
 // A capacity entry: a bare quantity (v1alpha3) or {value, requestPolicy} (v1beta1 and later).
 std::string capacity_value(const packed_value& entry);

@@ -1,24 +1,19 @@
 #include "sections/dra/pod_claims.hpp"
 
+#include "sections/common/lists.hpp"
+#include "sections/common/objects.hpp"
+#include "sections/dra/claim_reading.hpp"
+#include "sections/dra/device_requests.hpp"
 #include "sections/dra/dra_section.hpp"
 
 namespace sextant::dra {
 namespace {
 
-bool owned_by(const packed_value& claim, const std::string& uid) {
-  for (const packed_value& owner : array_or_empty(claim, {"metadata", "ownerReferences"})) {
-    if (string_or(owner, {"uid"}) == uid) {
-      return true;
-    }
-  }
-  return false;
-}
-
 void resolve(pod_claim& entry, const cached_object& pod, const view_context& context, bool generated) {
   entry.claim = context.store.get(claim_kind, pod.namespace_, entry.claim_name);
   if (entry.claim) {
     // A generated claim must be the pod's own; a claim of that name owned by another is not.
-    bool mine = !generated || pod.uid.empty() || owned_by(entry.claim->body(), pod.uid);
+    bool mine = !generated || pod.uid.empty() || owned_by_uid(entry.claim->body(), pod.uid);
     entry.resolution = mine ? claim_resolution::found : claim_resolution::not_owned;
     return;
   }
@@ -75,21 +70,74 @@ std::vector<pod_claim> pod_claims(const cached_object& pod, const view_context& 
   return out;
 }
 
-bool waiting_for_scheduler(const packed_value& pod) {
-  return string_or(pod, {"status", "phase"}) == "Pending" && string_or(pod, {"spec", "nodeName"}).empty() &&
-         find(pod, {"metadata", "deletionTimestamp"}) == nullptr;
-}
-
-bool scheduling_gated(const packed_value& pod) {
-  return !array_or_empty(pod, {"spec", "schedulingGates"}).empty();
-}
-
-const packed_value* not_scheduled_condition(const packed_value& pod) {
-  const packed_value* scheduled = find_condition(array_or_empty(pod, {"status", "conditions"}), "PodScheduled");
-  if (scheduled == nullptr || string_or(*scheduled, {"status"}) != "False") {
-    return nullptr;
+std::string sentence(const std::string& phrase) {
+  if (phrase.empty()) {
+    return phrase;
   }
-  return scheduled;
+  std::string out = phrase;
+  if (out[0] >= 'a' && out[0] <= 'z') {
+    out[0] = static_cast<char>(out[0] - 'a' + 'A');
+  }
+  return out + ".";
+}
+
+pod_claim_reading read_pod_claim(const pod_claim& entry, const view_context& context) {
+  pod_claim_reading reading;
+  auto fact = [&reading](std::string id, std::string text) {
+    reading.fact = std::move(id);
+    reading.text = std::move(text);
+  };
+  const std::string pod_claim_words = "pod claim " + entry.name;
+  const std::string claim_words = "claim " + entry.claim_name;
+  switch (entry.resolution) {
+    case claim_resolution::found: {
+      const packed_value& claim = entry.claim->body();
+      reading.state = claim_state(*entry.claim, context);
+      reading.allocated = claim_allocation(claim) != nullptr;
+      if (being_deleted(claim)) {
+        fact("claim-deleting", claim_words + " is being deleted");
+      } else if (!reading.allocated) {
+        fact("claim-not-allocated", claim_words + " is not allocated");
+        if (list_complete(context, device_class_kind)) {
+          for (const std::string& device_class : device_classes_of(member(claim, "spec"))) {
+            if (!context.store.get(device_class_kind, "", device_class)) {
+              fact("device-class-missing",
+                   claim_words + " asks for device class " + device_class + ", which does not exist");
+              reading.device_class = device_class;
+              break;
+            }
+          }
+        }
+      }
+      return reading;
+    }
+    case claim_resolution::not_created:
+      fact("claim-not-created", pod_claim_words + " is not created yet from template " + entry.template_name);
+      reading.state = {"Not created yet", "ClaimNotCreated", sentence(reading.text)};
+      return reading;
+    case claim_resolution::not_found:
+      fact("claim-not-found", claim_words + " does not exist");
+      reading.state = {"Not found", "ClaimNotFound", sentence(reading.text)};
+      return reading;
+    case claim_resolution::not_owned:
+      fact("claim-not-owned", claim_words + " was not created for this pod (the pod is not its owner)");
+      reading.state = {"Not created for this pod", "NotOwner", sentence(reading.text) + " The pod cannot use it."};
+      return reading;
+    case claim_resolution::no_source:
+      fact("claim-source-missing", pod_claim_words + " names neither a claim nor a template");
+      reading.state = {"Invalid", "NoSource", sentence(reading.text)};
+      return reading;
+    case claim_resolution::cannot_tell:
+      reading.state = {std::string(cannot_tell), "ClaimListIncomplete",
+                       "Claim " + entry.claim_name + " is not among the claims read. " +
+                           may_be_incomplete("The Resource Claim list", incomplete_reason(context, claim_kind))};
+      return reading;
+    case claim_resolution::not_needed:
+      reading.state = {"Not needed", "NoClaimNeeded", "The pod's status records that no claim was needed."};
+      return reading;
+  }
+  reading.state = {std::string(cannot_tell), "", ""};
+  return reading;
 }
 
 }  // namespace sextant::dra

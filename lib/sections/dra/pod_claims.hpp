@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sections/view_context.hpp"
-#include "store/object.hpp"
+#include "sections/section.hpp"
 
 namespace sextant::dra {
 
@@ -32,10 +31,20 @@ struct pod_claim {
 
 std::vector<pod_claim> pod_claims(const cached_object& pod, const view_context& context);
 
-// Whether a pod is waiting to be scheduled: Pending, not bound, not being deleted.
-bool waiting_for_scheduler(const packed_value& pod);
-bool scheduling_gated(const packed_value& pod);
-// The PodScheduled=False condition, whatever its reason (Unschedulable or SchedulerError).
-const packed_value* not_scheduled_condition(const packed_value& pod);
+// One reading of a pod claim, which every view of it renders: the pod's claims block (state),
+// the reasons its details give for waiting, and the `dra` problem (fact and text).
+struct pod_claim_reading {
+  object_state state;        // for the claims block: a found claim's own state, else the resolution's
+  std::string fact;          // what holds the pod back, as read from the objects: "claim-not-created",
+                             // "claim-not-found", "claim-not-owned", "claim-source-missing",
+                             // "claim-deleting", "device-class-missing", "claim-not-allocated"; or empty
+  std::string text;          // the fact as a phrase: "claim gpu-claim does not exist"
+  std::string device_class;  // for device-class-missing
+  bool allocated = false;    // the claim is found and allocated
+};
+pod_claim_reading read_pod_claim(const pod_claim& entry, const view_context& context);
+
+// "claim x does not exist" -> "Claim x does not exist."
+std::string sentence(const std::string& phrase);
 
 }  // namespace sextant::dra

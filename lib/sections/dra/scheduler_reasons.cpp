@@ -205,7 +205,6 @@ const std::vector<pattern>& patterns() {
 }  // namespace
 
 json dra_reason::to_json() const {
-  auto or_null = [](const std::string& value) { return value.empty() ? json(nullptr) : json(value); };
   return json{{"id", id},
               {"text", text},
               {"source", source},
@@ -214,7 +213,7 @@ json dra_reason::to_json() const {
               {"request", or_null(request)},
               {"deviceClass", or_null(device_class)},
               {"node", or_null(node)},
-              {"nodes", nodes ? json(*nodes) : json(nullptr)}};
+              {"nodes", or_null(nodes)}};
 }
 
 bool dra_reason::same_as(const dra_reason& other) const {

@@ -47,7 +47,7 @@ void template_details(const cached_object& claim_template, const view_context& c
   view.blocks["claimMetadata"] = {{"labels", member(member(outer, "metadata"), "labels")},
                                   {"annotations", member(member(outer, "metadata"), "annotations")}};
   for (const std::string& device_class : device_classes_of(member(outer, "spec"))) {
-    view.link(context, "deviceClass", dra_api_version(context, device_class_kind), "DeviceClass", "", device_class);
+    view.link(context, "deviceClass", context.api_version(device_class_kind), "DeviceClass", "", device_class);
   }
   // The pods of the namespace that name this template, with the claim made for each.
   json pods = json::array();

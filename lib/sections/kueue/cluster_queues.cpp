@@ -3,9 +3,9 @@
 
 #include "sections/kueue/kueue_fields.hpp"
 #include "sections/kueue/kueue_section.hpp"
-#include "sections/kueue/quantity.hpp"
 #include "sections/kueue/quota_rows.hpp"
 #include "sections/kueue/waiting_list.hpp"
+#include "util/quantity.hpp"
 
 namespace sextant::kueue {
 namespace {
@@ -57,13 +57,13 @@ json quota_table(const cached_object& queue, const view_context&) {
     std::string resource = row["resource"].get<std::string>();
     const packed_value* reserved = usage_entry(body, "flavorsReservation", flavor, resource);
     const packed_value* used = usage_entry(body, "flavorsUsage", flavor, resource);
-    row["reserved"] = reserved != nullptr ? quantity_text(find(*reserved, {"total"})) : json(nullptr);
-    row["borrowed"] = reserved != nullptr ? quantity_text(find(*reserved, {"borrowed"})) : json(nullptr);
+    row["reserved"] = reserved != nullptr ? quantity_or_null(find(*reserved, {"total"})) : json(nullptr);
+    row["borrowed"] = reserved != nullptr ? quantity_or_null(find(*reserved, {"borrowed"})) : json(nullptr);
     if (reserved != nullptr && row["borrowed"].is_null() && row["reserved"].is_string()) {
       row["borrowed"] = "0";  // Kueue omits borrowed when nothing is borrowed
     }
     row["sharePercent"] = share_percent(row["nominal"], row["reserved"]);
-    row["inUse"] = used != nullptr ? quantity_text(find(*used, {"total"})) : json(nullptr);
+    row["inUse"] = used != nullptr ? quantity_or_null(find(*used, {"total"})) : json(nullptr);
   };
   for (json& row : rows) {
     fill(row);
@@ -107,9 +107,9 @@ void cluster_queue_details(const cached_object& queue, const view_context& conte
     view.blocks["cohort"] = nullptr;
     view.note("Not in a cohort: it neither borrows nor lends quota.");
   } else {
-    json link = kueue_link(context, cohort_kind, "", cohort);
+    json link = link_to(context, cohort_kind, "", cohort);
     // A cohort named by queues needs no Cohort object: Kueue makes an implicit one.
-    link["exists"] = context.store.get(cohort_kind, "", cohort) != nullptr;
+    link["exists"] = exists_json(context, cohort_kind, "", cohort);
     view.blocks["cohort"] = std::move(link);
     view.link(context, "cohort", view.blocks["cohort"]["apiVersion"].get<std::string>(), "Cohort", "", cohort);
   }
@@ -121,8 +121,8 @@ void cluster_queue_details(const cached_object& queue, const view_context& conte
   for (const packed_value& group : array_or_empty(body, {"spec", "resourceGroups"})) {
     for (const packed_value& flavor : array_or_empty(group, {"flavors"})) {
       std::string name = string_or(flavor, {"name"});
-      json link = kueue_link(context, resource_flavor_kind, "", name);
-      link["exists"] = context.store.get(resource_flavor_kind, "", name) != nullptr;
+      json link = link_to(context, resource_flavor_kind, "", name);
+      link["exists"] = exists_json(context, resource_flavor_kind, "", name);
       flavors.push_back(std::move(link));
     }
   }
@@ -130,9 +130,9 @@ void cluster_queue_details(const cached_object& queue, const view_context& conte
 
   json checks = json::array();
   for (const std::string& name : admission_checks_of(body)) {
-    json link = kueue_link(context, admission_check_kind, "", name);
+    json link = link_to(context, admission_check_kind, "", name);
     object_ptr check = context.store.get(admission_check_kind, "", name);
-    link["exists"] = check != nullptr;
+    link["exists"] = exists_json(check != nullptr, context, admission_check_kind);
     link["state"] = check ? json(admission_check_state(*check, context).label) : json(nullptr);
     checks.push_back(std::move(link));
   }
@@ -153,7 +153,7 @@ void cluster_queue_details(const cached_object& queue, const view_context& conte
   if (auto share = find(body, {"status", "fairSharing", "weightedShare"})) {
     view.blocks["fairSharing"] = {{"weightedShare", *share}};
   }
-  view.blocks["conditions"] = conditions_json(body);
+  view.blocks["conditions"] = status_conditions_json(body);
 }
 
 }  // namespace sextant::kueue

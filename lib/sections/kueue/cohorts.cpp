@@ -11,8 +11,8 @@ void cohort_details(const cached_object& cohort, const view_context& context, de
   if (parent.empty()) {
     view.blocks["parent"] = nullptr;
   } else {
-    json link = kueue_link(context, cohort_kind, "", parent);
-    link["exists"] = context.store.get(cohort_kind, "", parent) != nullptr;
+    json link = link_to(context, cohort_kind, "", parent);
+    link["exists"] = exists_json(context, cohort_kind, "", parent);
     view.blocks["parent"] = std::move(link);
     view.link(context, "parent", view.blocks["parent"]["apiVersion"].get<std::string>(), "Cohort", "", parent);
   }

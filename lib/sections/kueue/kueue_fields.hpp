@@ -1,11 +1,15 @@
 #pragma once
-// Readers for the fields v1beta1 and v1beta2 spell differently, and for the links between
-// Kueue's objects. Each reads whichever spelling the object carries, so one interpreter serves
-// both versions (and the v1alpha1 Cohort of v0.9–v0.12).
+// Readers for the fields v1beta1 and v1beta2 spell differently. Each reads whichever spelling the
+// object carries, so one interpreter serves both versions (and the v1alpha1 Cohort of v0.9–v0.12).
+// Conditions, links, list completeness and metadata come from the sections' toolkit (common/).
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "sections/common/conditions.hpp"
+#include "sections/common/links.hpp"
+#include "sections/common/lists.hpp"
+#include "sections/common/objects.hpp"
 #include "sections/view_context.hpp"
 #include "store/object.hpp"
 #include "store/packed_value.hpp"
@@ -33,28 +37,5 @@ std::optional<priority_class_ref> priority_class_of(const packed_value& workload
 
 // spec.stopPolicy, "None" when unset.
 std::string stop_policy_of(const packed_value& queue);
-bool being_deleted(const packed_value& object);
-
-// The apiVersion to write in a link to a Kueue kind: the object's own when cached, else the
-// version the cluster prefers, else v1beta2.
-std::string kueue_api_version(const view_context& context, const kind_key& type);
-
-// A link object {apiVersion, kind, namespace, name, path} as in a details answer's links.
-json link_json(const view_context& context, const kind_key& type, const std::string& api_version,
-               const std::string& namespace_, const std::string& name);
-json link_json(const view_context& context, const cached_object& object);
-// A link to a Kueue object by name: the cached one's version when it is there.
-json kueue_link(const view_context& context, const kind_key& type, const std::string& namespace_,
-                const std::string& name);
-
-// Whether the cached list of a kind is the whole truth (complete, not cut, readable).
-bool list_complete(const view_context& context, const kind_key& type);
-
-// The Kueue condition "type" of an object, or nullptr.
-const packed_value* condition_of(const packed_value& object, std::string_view type);
-std::optional<time_point> transition_time(const packed_value* condition);
-std::optional<time_point> created_at(const packed_value& object);
-// Condition fields as plain JSON: {type, status, reason, message, lastTransitionTime}.
-json conditions_json(const packed_value& object);
 
 }  // namespace sextant::kueue

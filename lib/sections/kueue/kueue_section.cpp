@@ -26,7 +26,7 @@ section make_section(position_lookup positions) {
     cluster_queue_details(queue, context, view, positions);
   };
   // The waiting list reads Workloads: opening the details asks for them.
-  cluster_queues.details_need = {workload_kind};
+  cluster_queues.reads_on_demand = {workload_kind};
   s.resources.push_back(std::move(cluster_queues));
 
   resource_def local_queues = kind_resource("localqueues", "Local Queues", local_queue_kind, scope::namespaced);
@@ -35,7 +35,7 @@ section make_section(position_lookup positions) {
   local_queues.details = [positions](const cached_object& queue, const view_context& context, details_view& view) {
     local_queue_details(queue, context, view, positions);
   };
-  local_queues.details_need = {workload_kind};
+  local_queues.reads_on_demand = {workload_kind};
   s.resources.push_back(std::move(local_queues));
 
   resource_def flavors = kind_resource("resourceflavors", "Resource Flavors", resource_flavor_kind, scope::cluster);
@@ -50,7 +50,7 @@ section make_section(position_lookup positions) {
   workloads.profile = workload_profile();
   workloads.cap = workload_cap;
   // Each Workload carries its job's pod templates: watched only while someone needs them.
-  workloads.demand_category = std::string(workloads_category);
+  workloads.on_demand_category = std::string(workloads_category);
   s.resources.push_back(std::move(workloads));
 
   resource_def checks = kind_resource("admissionchecks", "Admission Checks", admission_check_kind, scope::cluster);

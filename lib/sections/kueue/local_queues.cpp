@@ -22,7 +22,7 @@ json usage_rows(const packed_value& queue) {
           order.push_back(key);
           rows[key] = {{"flavor", key.first}, {"resource", key.second}, {"reserved", nullptr}, {"inUse", nullptr}};
         }
-        rows[key][column] = quantity_text(find(resource, {"total"}));
+        rows[key][column] = quantity_or_null(find(resource, {"total"}));
       }
     }
   };
@@ -55,12 +55,10 @@ void local_queue_details(const cached_object& queue, const view_context& context
   if (cluster_name.empty()) {
     view.blocks["clusterQueue"] = nullptr;
   } else {
-    json link = kueue_link(context, cluster_queue_kind, "", cluster_name);
+    json link = link_to(context, cluster_queue_kind, "", cluster_name);
     const bool kueue_says_missing = local_queue_state(queue, context).reason == "ClusterQueueDoesNotExist";
     // Missing only when Kueue says so or the whole list is read: never a guess.
-    link["exists"] = cluster                                                              ? json(true)
-                     : (kueue_says_missing || list_complete(context, cluster_queue_kind)) ? json(false)
-                                                                                          : json(nullptr);
+    link["exists"] = exists_json(cluster != nullptr, context, cluster_queue_kind, kueue_says_missing);
     link["state"] = cluster ? json(cluster_queue_state(*cluster, context).label) : json(nullptr);
     view.blocks["clusterQueue"] = std::move(link);
     view.link(context, "clusterQueue", view.blocks["clusterQueue"]["apiVersion"].get<std::string>(), "ClusterQueue", "",
@@ -69,7 +67,7 @@ void local_queue_details(const cached_object& queue, const view_context& context
   view.blocks["stopPolicy"] = stop_policy_of(body);
   view.blocks["usage"] = usage_rows(body);
   view.blocks["waiting"] = waiting_list({{queue.namespace_, queue.name}}, context, positions, position_in::local_queue);
-  view.blocks["conditions"] = conditions_json(body);
+  view.blocks["conditions"] = status_conditions_json(body);
 }
 
 }  // namespace sextant::kueue

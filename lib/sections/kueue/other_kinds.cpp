@@ -51,7 +51,7 @@ void admission_check_details(const cached_object& check, const view_context& con
     }
   }
   view.blocks["clusterQueues"] = std::move(queues);
-  view.blocks["conditions"] = conditions_json(body);
+  view.blocks["conditions"] = status_conditions_json(body);
 }
 
 void priority_class_summary(const cached_object& priority_class, const view_context&, json& summary) {

@@ -9,9 +9,8 @@ namespace sextant::kueue {
 // The member the Workload profile writes into each cached pod set in place of its template.
 inline constexpr const char* requests_per_pod_member = "requestsPerPod";
 
-// What one pod of a pod set requests: the containers' requests summed (a limit stands in for
-// a missing request, as Kueue reads it), each init container's taken when larger, plus the
-// pod overhead. Reads the cached summary when the template is gone.
+// What one pod of a pod set requests (sections/common/pod_requests.hpp, from its template);
+// reads the cached summary when the template is gone.
 json pod_set_requests(const packed_value& pod_set);
 
 // The pod sets for a details answer: name, count, requests per pod and in total, and the

@@ -97,17 +97,17 @@ json queue_block(const cached_object& job, const view_context& context) {
                 {"clusterQueue", nullptr}, {"waiting", nullptr}, {"evictions", nullptr},    {"message", nullptr}};
   if (!workload) {
     if (!queue_name.empty()) {
-      block["localQueue"] = kueue_link(context, local_queue_kind, job.namespace_, queue_name);
+      block["localQueue"] = link_to(context, local_queue_kind, job.namespace_, queue_name);
       if (object_ptr local = context.store.get(local_queue_kind, job.namespace_, queue_name)) {
         std::string cluster = string_or(local->body(), {"spec", "clusterQueue"});
-        block["clusterQueue"] = cluster.empty() ? json(nullptr) : kueue_link(context, cluster_queue_kind, "", cluster);
+        block["clusterQueue"] = cluster.empty() ? json(nullptr) : link_to(context, cluster_queue_kind, "", cluster);
       }
     }
-    block["message"] = list_complete(context, workload_kind)
-                           ? "Queued for Local Queue " + queue_name + ": Kueue has not created its Workload yet."
-                           : std::string(
-                                 "Cannot tell whether Kueue has made a Workload for it: Workloads are not all "
-                                 "read (the Kueue Workloads category is off, or the list is cut short).");
+    std::string unread = incomplete_reason(context, workload_kind, workload_cap, "Workloads");
+    block["message"] =
+        unread.empty()
+            ? "Queued for Local Queue " + queue_name + ": Kueue has not created its Workload yet."
+            : "Cannot tell whether Kueue has made a Workload for it. " + may_be_incomplete("The Workload list", unread);
     return block;
   }
   workload_reading reading = read_workload(workload->body());
@@ -123,7 +123,7 @@ json queue_block(const cached_object& job, const view_context& context) {
   if (reading.waiting) {
     json waiting = {{"reason", reading.waiting->reason},
                     {"message", reading.waiting->message},
-                    {"since", reading.waiting->since ? json(format_rfc3339(*reading.waiting->since)) : json(nullptr)},
+                    {"since", time_or_null(reading.waiting->since)},
                     {"blockedBy", nullptr}};
     if (auto blocker = blocking_queue(*workload, reading, context)) {
       waiting["blockedBy"] = blocker_json(*blocker, context);

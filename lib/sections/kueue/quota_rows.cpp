@@ -1,27 +1,22 @@
 #include "sections/kueue/quota_rows.hpp"
 
-#include "sections/kueue/quantity.hpp"
+#include "util/quantity.hpp"
 
 namespace sextant::kueue {
 
-json quantity_text(const packed_value* value) {
+json quantity_or_null(const packed_value* value) {
   if (value == nullptr || value->is_null()) {
     return nullptr;
   }
-  if (value->is_string()) {
-    return *value;
-  }
-  if (auto parsed = quantity_of(*value)) {
-    return format_quantity(parsed->value, parsed->style);
-  }
-  return value->dump();
+  std::string text = quantity_text(*value);
+  return value->is_string() || !text.empty() ? json(text) : json(value->dump());
 }
 
 json quota_rows(const packed_value& object, bool shares_quota) {
   json rows = json::array();
   auto limit = [shares_quota](const packed_value& resource, const char* field) -> json {
     if (const packed_value* value = find(resource, {field}); value != nullptr && !value->is_null()) {
-      return quantity_text(value);
+      return quantity_or_null(value);
     }
     return shares_quota ? json(no_limit) : json(nullptr);
   };
@@ -30,7 +25,7 @@ json quota_rows(const packed_value& object, bool shares_quota) {
       for (const packed_value& resource : array_or_empty(flavor, {"resources"})) {
         rows.push_back({{"flavor", string_or(flavor, {"name"})},
                         {"resource", string_or(resource, {"name"})},
-                        {"nominal", quantity_text(find(resource, {"nominalQuota"}))},
+                        {"nominal", quantity_or_null(find(resource, {"nominalQuota"}))},
                         {"borrowingLimit", limit(resource, "borrowingLimit")},
                         {"lendingLimit", limit(resource, "lendingLimit")}});
       }

@@ -9,7 +9,7 @@ namespace sextant::kueue {
 inline constexpr const char* no_limit = "no limit";
 
 // A quantity as the object wrote it, as text ("9", "36Gi"); null when absent.
-json quantity_text(const packed_value* value);
+json quantity_or_null(const packed_value* value);
 
 // One row per flavor and resource of spec.resourceGroups: {flavor, resource, nominal,
 // borrowingLimit, lendingLimit}. Limits read "no limit" where unset and the object can borrow

@@ -16,29 +16,6 @@ struct waiting_entry {
   time_point since;
 };
 
-// Why the list may lack Workloads, or empty when it is whole.
-std::string incomplete_reason(const view_context& context) {
-  const list_completeness completeness = context.store.completeness(workload_kind);
-  const std::size_t count = context.store.count(workload_kind);
-  if (count > workload_cap || completeness.value == list_completeness::state::truncated) {
-    return "More than " + std::to_string(workload_cap) + " Workloads: only the first " + std::to_string(workload_cap) +
-           " are read, so this list may be incomplete.";
-  }
-  switch (completeness.value) {
-    case list_completeness::state::complete:
-      return {};
-    case list_completeness::state::unreadable:
-      return "The Workload list cannot be read" +
-             (completeness.reason.empty() ? std::string(".") : ": " + completeness.reason + ".");
-    case list_completeness::state::not_synced:
-      return "Workloads are not read yet: they are read while a queue's details are open, or always when the Kueue "
-             "Workloads problem category is on.";
-    case list_completeness::state::truncated:
-      break;
-  }
-  return completeness.reason;
-}
-
 }  // namespace
 
 std::vector<object_ptr> local_queues_of(const std::string& cluster_queue, const view_context& context) {
@@ -94,7 +71,7 @@ json waiting_list(const std::vector<queue_ref>& local_queues, const view_context
                      {"message", entry.reading.waiting->message},
                      {"position", std::move(position)}});
   }
-  std::string reason = incomplete_reason(context);
+  std::string reason = incomplete_reason(context, workload_kind, workload_cap, "Workloads");
   return json{{"items", std::move(items)},
               {"total", waiting.size()},
               {"incomplete", !reason.empty()},

@@ -4,54 +4,14 @@
 // half of it managedFields). The views need its conditions, admission, admission checks,
 // eviction counts, and per pod set a name, a count and summed requests; the rest is never
 // built (the mask) or is summarised and dropped (the transform).
-#include <algorithm>
-#include <initializer_list>
 #include <string_view>
 
+#include "ingest/packed_rewrite.hpp"
 #include "sections/kueue/kueue_section.hpp"
 #include "sections/kueue/pod_sets.hpp"
 
 namespace sextant::kueue {
 namespace {
-
-// Writes an object member by member through `member(key, value)`, which writes the member or
-// skips it, then `after()`; anything but an object is copied as it is.
-template <typename Member, typename After>
-void rewrite_object(const packed_value& object, packed_writer& out, Member member, After after) {
-  if (!object.is_object()) {
-    out.write(object);
-    return;
-  }
-  out.begin_object();
-  for (const auto& [key, value] : object.items()) {
-    member(key, value);
-  }
-  after();
-  out.end_object();
-}
-
-template <typename Member>
-void rewrite_object(const packed_value& object, packed_writer& out, Member member) {
-  rewrite_object(object, out, member, [] {});
-}
-
-// Writes each element of an array through `element(value)`; anything else is copied.
-template <typename Element>
-void rewrite_array(const packed_value& array, packed_writer& out, Element element) {
-  if (!array.is_array()) {
-    out.write(array);
-    return;
-  }
-  out.begin_array();
-  for (const packed_value& value : array) {
-    element(value);
-  }
-  out.end_array();
-}
-
-bool one_of(std::string_view key, std::initializer_list<std::string_view> keys) {
-  return std::find(keys.begin(), keys.end(), key) != keys.end();
-}
 
 void write_metadata(const packed_value& metadata, packed_writer& out) {
   // Annotations, finalizers and the like are read by no view.

@@ -51,8 +51,8 @@ json workload_queues(const cached_object& workload, const view_context& context)
   std::string local = string_or(workload.body(), {"spec", "queueName"});
   std::string cluster = cluster_queue_of(workload, context);
   return json{
-      {"localQueue", local.empty() ? json(nullptr) : kueue_link(context, local_queue_kind, workload.namespace_, local)},
-      {"clusterQueue", cluster.empty() ? json(nullptr) : kueue_link(context, cluster_queue_kind, "", cluster)}};
+      {"localQueue", local.empty() ? json(nullptr) : link_to(context, local_queue_kind, workload.namespace_, local)},
+      {"clusterQueue", cluster.empty() ? json(nullptr) : link_to(context, cluster_queue_kind, "", cluster)}};
 }
 
 std::optional<queue_blocker> blocking_queue(const cached_object& workload, const workload_reading& reading,
@@ -127,7 +127,7 @@ json blocker_json(const queue_blocker& blocker, const view_context& context) {
   if (blocker.state) {
     state = {{"label", blocker.state->label}, {"reason", blocker.state->reason}, {"message", blocker.state->message}};
   }
-  json out = kueue_link(context, blocker.type, blocker.namespace_, blocker.name);
+  json out = link_to(context, blocker.type, blocker.namespace_, blocker.name);
   out["exists"] = blocker.exists;
   out["state"] = std::move(state);
   out["message"] = blocker.message;

@@ -153,11 +153,8 @@ workload_reading read_workload(const packed_value& body) {
     if (reserved != nullptr) {
       waiting.reason = string_or(*reserved, {"reason"});
       waiting.message = string_or(*reserved, {"message"});
-      waiting.since = transition_time(reserved);
     }
-    if (!waiting.since) {
-      waiting.since = created_at(body);
-    }
+    waiting.since = since_of(reserved, body);
     reading.waiting = waiting;
   }
   if (reading.admitted) {

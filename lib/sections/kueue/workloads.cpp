@@ -7,10 +7,6 @@
 namespace sextant::kueue {
 namespace {
 
-json optional_time(const std::optional<time_point>& at) {
-  return at ? json(format_rfc3339(*at)) : json(nullptr);
-}
-
 json priority_json(const packed_value& body) {
   auto value = get_int(body, {"spec", "priority"});
   auto ref = priority_class_of(body);
@@ -30,7 +26,7 @@ json deactivation_json(const deactivation& how) {
               {"reason", how.reason},
               {"message", how.message},
               {"inProgress", how.in_progress},
-              {"since", optional_time(how.since)},
+              {"since", time_or_null(how.since)},
               {"explanation", explanation}};
 }
 
@@ -38,7 +34,7 @@ json admission_checks_json(const cached_object& workload, const view_context& co
   json out = json::array();
   for (const packed_value& check : array_or_empty(workload.body(), {"status", "admissionChecks"})) {
     std::string name = string_or(check, {"name"});
-    json entry = kueue_link(context, admission_check_kind, "", name);
+    json entry = link_to(context, admission_check_kind, "", name);
     entry["state"] = string_or(check, {"state"}, "Pending");
     entry["message"] = string_or(check, {"message"});
     entry["lastTransitionTime"] =
@@ -83,7 +79,7 @@ void workload_details(const cached_object& workload, const view_context& context
   if (reading.waiting) {
     waiting = {{"reason", reading.waiting->reason},
                {"message", reading.waiting->message},
-               {"since", optional_time(reading.waiting->since)},
+               {"since", time_or_null(reading.waiting->since)},
                {"blockedBy", nullptr}};
     if (auto blocker = blocking_queue(workload, reading, context)) {
       waiting["blockedBy"] = blocker_json(*blocker, context);
@@ -111,18 +107,15 @@ void workload_details(const cached_object& workload, const view_context& context
   }
   view.blocks["priority"] = priority_json(body);
   if (auto ref = priority_class_of(body); ref && ref->kind == "WorkloadPriorityClass") {
-    view.link(context, "priorityClass", kueue_api_version(context, priority_class_kind), "WorkloadPriorityClass", "",
+    view.link(context, "priorityClass", context.api_version(priority_class_kind), "WorkloadPriorityClass", "",
               ref->name);
   }
   auto maximum = get_int(body, {"spec", "maximumExecutionTimeSeconds"});
   auto accumulated = accumulated_execution_seconds(body);
   view.blocks["execution"] = {{"maximumSeconds", maximum ? json(*maximum) : json(nullptr)},
                               {"accumulatedPastSeconds", accumulated ? json(*accumulated) : json(nullptr)}};
-  for (const packed_value& owner : array_or_empty(body, {"metadata", "ownerReferences"})) {
-    view.link(context, "owner", string_or(owner, {"apiVersion"}), string_or(owner, {"kind"}), workload.namespace_,
-              string_or(owner, {"name"}));
-  }
-  view.blocks["conditions"] = conditions_json(body);
+  link_owners(workload, context, view);
+  view.blocks["conditions"] = status_conditions_json(body);
 }
 
 }  // namespace sextant::kueue

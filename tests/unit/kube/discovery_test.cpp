@@ -167,7 +167,7 @@ TEST_CASE("the watch plan covers every section that reads a served kind", "[kube
   kueue.version_preference = {"v1beta2", "v1beta1"};
   resource_def workloads = resource("workloads", {"kueue.x-k8s.io", "Workload"});
   workloads.cap = 5000;
-  workloads.demand_category = "kueue-workloads";
+  workloads.on_demand_category = "kueue-workloads";
   kueue.resources.push_back(workloads);
   resource_def cohorts = resource("cohorts", {"kueue.x-k8s.io", "Cohort"});
   kueue.resources.push_back(cohorts);

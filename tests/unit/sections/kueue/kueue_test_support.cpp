@@ -39,7 +39,8 @@ void load(sextant::testing::fixture_cluster& cluster, const std::vector<json>& o
 }
 
 void mark_complete(sextant::testing::fixture_cluster& cluster) {
-  for (const kind_key& type : {workload_kind, local_queue_kind, cluster_queue_kind, cohort_kind}) {
+  for (const kind_key& type : {workload_kind, local_queue_kind, cluster_queue_kind, cohort_kind, resource_flavor_kind,
+                               admission_check_kind, priority_class_kind}) {
     cluster.store.set_completeness(type, {list_completeness::state::complete, ""});
   }
 }

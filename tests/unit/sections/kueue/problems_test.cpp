@@ -107,11 +107,11 @@ TEST_CASE("the Kueue categories: queues on by default, Workloads off", "[kueue][
   CHECK_FALSE(s.categories[1].enabled_by_default);
   for (const resource_def& r : s.resources) {
     if (r.id == "workloads") {
-      CHECK(r.demand_category == "kueue-workloads");
+      CHECK(r.on_demand_category == "kueue-workloads");
       CHECK(r.cap == 5000);
     }
     if (r.id == "clusterqueues" || r.id == "localqueues") {
-      CHECK(r.details_need == std::vector<kind_key>{workload_kind});
+      CHECK(r.reads_on_demand == std::vector<kind_key>{workload_kind});
     }
   }
 }

@@ -3,7 +3,7 @@
 #include "ingest/json_decoder.hpp"
 #include "kueue_test_support.hpp"
 #include "sections/kueue/kueue_section.hpp"
-#include "sections/kueue/quantity.hpp"
+#include "util/quantity.hpp"
 
 using namespace sextant;
 using namespace sextant::kueue;

@@ -1,4 +1,4 @@
-#include "sections/kueue/quantity.hpp"
+#include "util/quantity.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <utility>
 
-namespace sextant::kueue {
+namespace sextant {
 namespace {
 
 struct suffix_entry {
@@ -120,4 +120,4 @@ std::string format_quantity(long double value, quantity_style style) {
   return buffer.data();
 }
 
-}  // namespace sextant::kueue
+}  // namespace sextant

@@ -1,16 +1,17 @@
 #pragma once
 // Kubernetes resource quantities ("300m", "36Gi", 9, "1e3") as numbers, and back.
 //
-// Kueue's quotas and usage are quantities; the quota table divides them (share of nominal) and
-// the Workload profile sums container requests. Values are kept as long double base units,
-// which is exact for every quantity a cluster writes in practice (milli-units to exabytes).
+// Quotas, usage, requests and device capacities are quantities: Kueue's quota table divides them
+// (share of nominal), pod requests are summed, DRA shows capacities. Values are kept as long
+// double base units, which is exact for every quantity a cluster writes in practice (milli-units
+// to exabytes). The readers take nlohmann or packed values alike.
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "store/packed_value.hpp"
+#include "util/json.hpp"
 
-namespace sextant::kueue {
+namespace sextant {
 
 enum class quantity_style { plain, decimal_si, binary_si };
 
@@ -37,4 +38,17 @@ std::optional<quantity> quantity_of(const Value& value) {
 // integer, else milli-units ("1500m"), else a decimal.
 std::string format_quantity(long double value, quantity_style style);
 
-}  // namespace sextant::kueue
+// A quantity as text: a string as written ("80Gi"), a number as the API server writes it (1.5 is
+// "1500m"); empty for anything else.
+template <typename Value>
+std::string quantity_text(const Value& value) {
+  if (value.is_string()) {
+    return std::string(string_of(value));
+  }
+  if (auto parsed = quantity_of(value)) {
+    return format_quantity(parsed->value, parsed->style);
+  }
+  return {};
+}
+
+}  // namespace sextant

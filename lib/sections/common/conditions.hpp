@@ -1,0 +1,41 @@
+#pragma once
+// Kubernetes conditions as every section reads and shows them.
+//
+// One JSON shape for every kind's `conditions` array: {type, status, reason, message,
+// lastTransitionTime}, strings as written ("" when a condition leaves one out) and the time null
+// when it has none. One rule for how long something has held: since_of.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "store/packed_value.hpp"
+#include "util/time.hpp"
+
+namespace sextant {
+
+// The condition of `type` in an object's status.conditions, or nullptr.
+const packed_value* condition_of(const packed_value& object, std::string_view type);
+
+// A condition's fields; empty (or nullopt) for a null condition or a missing field.
+std::string condition_status(const packed_value* condition);
+std::string condition_reason(const packed_value* condition);
+std::string condition_message(const packed_value* condition);
+std::optional<time_point> transition_time(const packed_value* condition);
+
+// metadata.creationTimestamp.
+std::optional<time_point> created_at(const packed_value& object);
+
+// Since when a condition holds: its lastTransitionTime, else the object's creation time (a
+// condition without a time, or none yet, has held since the object exists as far as anyone can
+// tell). Nullopt when neither is written.
+std::optional<time_point> since_of(const packed_value* condition, const packed_value& object);
+
+// An RFC 3339 time, or null.
+json time_or_null(const std::optional<time_point>& at);
+
+// A `conditions` array in the one shape above.
+json conditions_json(const packed_value& conditions);
+// The object's status.conditions in that shape.
+json status_conditions_json(const packed_value& object);
+
+}  // namespace sextant

@@ -1,0 +1,21 @@
+#pragma once
+// Links between objects, as details answers and blocks write them.
+//
+// A link names the apiVersion the daemon reads: a cached object's own, else the version the
+// kind's section prefers among those the cluster serves (view_context::api_version), so a link
+// never names a version other than the one watched.
+#include <string>
+
+#include "sections/view_context.hpp"
+#include "store/object.hpp"
+
+namespace sextant {
+
+// {apiVersion, kind, namespace, name, path}: a details answer's link without its rel.
+json link_json(const view_context& context, const kind_key& type, const std::string& api_version,
+               const std::string& namespace_, const std::string& name);
+json link_json(const view_context& context, const cached_object& object);
+// A link to an object by name: the cached one's version when it is there, else the version read.
+json link_to(const view_context& context, const kind_key& type, const std::string& namespace_, const std::string& name);
+
+}  // namespace sextant

@@ -1,0 +1,75 @@
+// Links name the apiVersion the daemon reads: the section's preference among the versions served.
+#include "sections/common/links.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "sections/dra/dra_section.hpp"
+#include "sections/kueue/kueue_section.hpp"
+#include "support/fixtures.hpp"
+#include "unit/sections/dra/dra_test_support.hpp"
+
+using namespace sextant;
+using sextant::testing::fixture_cluster;
+
+namespace {
+
+const char* const v1beta1_workload = R"(
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: Workload
+metadata: {name: w, namespace: team-a, uid: w1, creationTimestamp: "2026-11-29T09:00:00Z"}
+spec:
+  queueName: lq
+  priorityClassName: high
+  priorityClassSource: kueue.x-k8s.io/workloadpriorityclass
+  podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c}]}}}]
+)";
+
+std::string priority_link_version(const fixture_cluster& cluster) {
+  json view = dra_test::view_of(cluster, kueue::workload_kind, "team-a", "w");
+  const json* link = dra_test::link_with(view, "priorityClass", "high");
+  REQUIRE(link != nullptr);
+  return (*link)["apiVersion"].get<std::string>();
+}
+
+}  // namespace
+
+TEST_CASE("a v1beta1-only Kueue gets v1beta1 links to kinds it holds no object of", "[toolkit][links]") {
+  fixture_cluster cluster;
+  cluster.load_yaml(v1beta1_workload);
+  // No WorkloadPriorityClass is cached or listed as served: the group's version decides.
+  REQUIRE_FALSE(cluster.served.serves(kueue::priority_class_kind));
+  CHECK(priority_link_version(cluster) == "kueue.x-k8s.io/v1beta1");
+  CHECK(cluster.context().api_version(kueue::cluster_queue_kind) == "kueue.x-k8s.io/v1beta1");
+}
+
+TEST_CASE("links follow the section's version preference, not the server's first version", "[toolkit][links]") {
+  fixture_cluster cluster;
+  cluster.load_yaml(v1beta1_workload);
+  cluster.served.add(served_kind{kueue::priority_class_kind, "workloadpriorityclasses", false, {"v1beta1", "v1beta2"}});
+  CHECK(priority_link_version(cluster) == "kueue.x-k8s.io/v1beta2");
+  cluster.served.add(served_kind{dra::device_class_kind, "deviceclasses", false, {"v1beta1", "v1"}});
+  CHECK(cluster.context().api_version(dra::device_class_kind) == "resource.k8s.io/v1");
+}
+
+TEST_CASE("a kind no cluster serves is linked in its section's first choice", "[toolkit][links]") {
+  fixture_cluster cluster;
+  CHECK(cluster.context().api_version(dra::template_kind) == "resource.k8s.io/v1");
+  CHECK(cluster.context().api_version(kueue::priority_class_kind) == "kueue.x-k8s.io/v1beta2");
+  CHECK(cluster.context().api_version(core::node_kind) == "v1");
+}
+
+TEST_CASE("link_to names a cached object's own version", "[toolkit][links]") {
+  fixture_cluster cluster;
+  cluster.load_yaml(R"(
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata: {name: cq}
+)");
+  cluster.served.add(served_kind{kueue::cluster_queue_kind, "clusterqueues", false, {"v1beta2"}});
+  json cached = link_to(cluster.context(), kueue::cluster_queue_kind, "", "cq");
+  CHECK(cached["apiVersion"] == "kueue.x-k8s.io/v1beta1");
+  CHECK(cached["namespace"].is_null());
+  CHECK(cached["path"] == "/api/v1/kueue/clusterqueues/cq");
+  json absent = link_to(cluster.context(), kueue::cluster_queue_kind, "", "other");
+  CHECK(absent["apiVersion"] == "kueue.x-k8s.io/v1beta2");
+}

@@ -1,0 +1,133 @@
+// api/openapi.yaml documents every answer the daemon gives: each list, each details answer of
+// every object of the demo cluster, every section's own routes, sections and problems. The
+// answers are asked of the router as a client would ask them, for every registered section, so
+// a new section's views are checked as soon as it is registered.
+#include <map>
+#include <set>
+
+#include <catch2/catch.hpp>
+
+#include "sections/registry.hpp"
+#include "support/demo_daemon.hpp"
+#include "support/openapi_check.hpp"
+
+using namespace sextant;
+using sextant::testing::demo_daemon;
+using sextant::testing::openapi_document;
+
+namespace {
+
+// One line per distinct departure, so that one undocumented field of a hundred objects reads once.
+struct departures {
+  std::map<std::string, std::string> first_seen_in;
+
+  void add(const std::string& answer, const std::string& what, const std::vector<std::string>& found) {
+    for (const std::string& line : found) {
+      first_seen_in.emplace(what + " " + line, answer);
+    }
+  }
+  void report() const {
+    for (const auto& [line, answer] : first_seen_in) {
+      FAIL_CHECK(line << "   (first in " << answer << ")");
+    }
+  }
+};
+
+std::string object_path(const section& s, const resource_def& r, const cached_object& object) {
+  return "/api/v1/" + s.id + "/" + r.id + "/" + (r.namespaced ? object.namespace_ + "/" : "") + object.name;
+}
+
+}  // namespace
+
+TEST_CASE("the x-sextant keys of api/openapi.yaml name registered resources", "[openapi]") {
+  std::set<std::string> registered;
+  for (const section& s : all_sections()) {
+    for (const resource_def& r : s.resources) {
+      registered.insert(s.id + "/" + r.id);
+    }
+  }
+  for (const std::string& named : openapi_document::merged().resources_named()) {
+    INFO(named << " is named by an x-sextant key but is no registered resource");
+    CHECK(registered.contains(named));
+  }
+}
+
+TEST_CASE("api/openapi.yaml documents every field of every answer about the demo cluster", "[openapi]") {
+  demo_daemon demo(true);
+  const openapi_document& document = openapi_document::merged();
+  departures found;
+  std::size_t details_checked = 0;
+
+  for (const char* target : {"/api/v1/sections", "/api/v1/problems", "/api/v1/settings/problems"}) {
+    auto [status, body] = demo.get(target);
+    REQUIRE(status == 200);
+    found.add(target, target, document.departures(body, document.response_schema(target, status)));
+  }
+  REQUIRE_FALSE(demo.get("/api/v1/problems").second["problems"].empty());
+
+  for (const section& s : demo.state.catalog.sections()) {
+    for (const resource_def& r : s.resources) {
+      const std::string resource = s.id + "/" + r.id;
+      const std::string list_target = "/api/v1/" + resource;
+      auto [status, list] = demo.get(list_target);
+      INFO(list_target);
+      REQUIRE(status == 200);
+      const bool computed = r.type.kind.empty();
+      json list_schema = document.list_schema(resource, computed);
+      if (list_schema.is_null()) {
+        FAIL_CHECK(resource << " is a computed page, but no schema says x-sextant-list: [" << resource << "]");
+        continue;
+      }
+      found.add(list_target, resource + " list", document.departures(list, list_schema));
+      if (computed) {
+        continue;
+      }
+      const json details_schema = document.details_schema(resource);
+      for (const object_ptr& object : demo.state.store.list(r.type)) {
+        const std::string target = object_path(s, r, *object);
+        auto [details_status, details] = demo.get(target);
+        INFO(target);
+        REQUIRE(details_status == 200);
+        found.add(target, resource + " details", document.departures(details, details_schema));
+        ++details_checked;
+      }
+    }
+  }
+  CHECK(details_checked > 50);
+
+  // A section's own routes, asked about every cached object by its resource and name (the
+  // shape of /api/v1/kueue/queue/{jobresource}/{namespace}/{name}).
+  for (const section& s : demo.state.catalog.sections()) {
+    for (const section_route& route : s.routes) {
+      const std::string prefix = "/api/v1/" + s.id + "/" + route.segment;
+      INFO(prefix);
+      CHECK(document.documents_path_prefix(prefix));
+      std::size_t answered = 0;
+      for (const section& owner : demo.state.catalog.sections()) {
+        for (const resource_def& r : owner.resources) {
+          if (r.type.kind.empty()) {
+            continue;
+          }
+          for (const object_ptr& object : demo.state.store.list(r.type)) {
+            const std::string target =
+                prefix + "/" + r.id + "/" + (r.namespaced ? object->namespace_ + "/" : "") + object->name;
+            auto [status, body] = demo.get(target);
+            json schema = document.response_schema(target, status);
+            if (schema.is_null() && status != 200) {
+              // Asked in a shape the route does not take: still the error envelope.
+              schema = json{{"$ref", "#/components/schemas/Error"}};
+            }
+            if (schema.is_null()) {
+              found.add(target, prefix, {"answer 200 is not documented"});
+              continue;
+            }
+            found.add(target, prefix + " " + std::to_string(status), document.departures(body, schema));
+            answered += status == 200 ? 1 : 0;
+          }
+        }
+      }
+      CHECK(answered > 0);
+    }
+  }
+  found.report();
+}
