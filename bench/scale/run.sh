@@ -29,11 +29,14 @@ PIDS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
-echo "== build (Release)"
-cmake -S . -B "$OUT/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_TESTS=OFF -DSEXTANT_BENCH=ON >/dev/null
-cmake --build "$OUT/build" -j2 --target sextantd parse_bench >/dev/null
-SEXTANTD=$OUT/build/cmd/sextantd/sextantd
-[[ -d "$OUT/cluster" ]] || python3 bench/scale/gen_cluster.py "$OUT/cluster"
+if [[ -z "${BUILD_DIR:-}" ]]; then  # BUILD_DIR: a build that has sextantd and parse_bench already
+  echo "== build (Release)"
+  BUILD_DIR=$OUT/build
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_BENCH=ON >/dev/null
+  cmake --build "$BUILD_DIR" -j2 --target sextantd parse_bench >/dev/null
+fi
+SEXTANTD=$BUILD_DIR/cmd/sextantd/sextantd
+[[ -d "$OUT/cluster" ]] || python3 bench/scale/gen_cluster.py "$OUT/cluster" --scale "${SCALE:-1}"
 du -sh "$OUT/cluster" | sed 's/^/cluster files: /'
 
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
@@ -44,7 +47,7 @@ wait_ready() {  # port -> ms until /readyz 200 (from $START)
 }
 
 echo "== raw parse of the same list bodies (best of 3)"
-"$OUT/build/bench/parse_bench" "$OUT"/cluster/*.json | tee "$OUT/parse.txt"
+"$BUILD_DIR/bench/parse_bench" "$OUT"/cluster/*.json | tee "$OUT/parse.txt"
 read -r _ _ NLOHMANN_MS SIMDJSON_MS < <(grep '^total' "$OUT/parse.txt")
 
 echo "== snapshot mode"
