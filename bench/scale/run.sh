@@ -91,7 +91,9 @@ WRK_OUT=$OUT/wrk.txt
 : >"$WRK_OUT"
 run_wrk() {  # label url connections [header] -> "rps p50 p99"
   local label=$1 url=$2 connections=$3 header=${4:-}
-  local args=(-t2 -c"$connections" -d"${DURATION}s" --latency)
+  local threads=2
+  ((connections < 2)) && threads=1
+  local args=(-t"$threads" -c"$connections" -d"${DURATION}s" --latency)
   [[ -n "$header" ]] && args+=(-H "$header")
   local text
   text=$(wrk "${args[@]}" "$url" 2>&1)
