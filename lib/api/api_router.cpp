@@ -107,16 +107,32 @@ api_response from_cache(const cached_answer& answer, const std::string& route) {
 class cached_work final : public answer_work {
  public:
   cached_work(std::shared_ptr<answer_job> job, std::string route) : job_(std::move(job)), route_(std::move(route)) {}
-  bool step(std::chrono::microseconds budget) override { return job_->step(budget); }
-  api_response take() override { return from_cache(job_->result(), route_); }
+  bool step(std::chrono::microseconds budget) override {
+    try {
+      return job_->step(budget);
+    } catch (const std::exception& error) {
+      // A render that throws answers as every failed request does: 500 with the reason.
+      spdlog::error("{}: {}", route_, error.what());
+      failed_ = error_response(500, "InternalError", "the request could not be answered: " + std::string(error.what()));
+      return true;
+    }
+  }
+  api_response take() override {
+    if (failed_) {
+      failed_->route = route_;
+      return std::move(*failed_);
+    }
+    return from_cache(job_->result(), route_);
+  }
 
  private:
   std::shared_ptr<answer_job> job_;
   std::string route_;
+  std::optional<api_response> failed_;
 };
 
 // Renders a view once, noting what it reads: `render` builds the answer from the context.
-rendered_view render_recorded(const daemon_state& state, bool shows_problems,
+rendered_view render_recorded(daemon_state& state, bool shows_problems,
                               const std::function<api_response(const view_context&)>& render) {
   view_reads reads;
   reads.problems = shows_problems;
@@ -610,7 +626,14 @@ std::unique_ptr<answer_work> api_router::list_route(const api_request& request, 
                     }
                     // Shared: whichever request runs next advances the same render.
                     std::shared_ptr<list_render> rendering = slot.rendering;
-                    if (!rendering->step(budget)) {
+                    bool done = false;
+                    try {
+                      done = rendering->step(budget);
+                    } catch (...) {
+                      slot.rendering.reset();  // the next request starts afresh
+                      throw;
+                    }
+                    if (!done) {
                       return std::nullopt;
                     }
                     if (slot.rendering == rendering) {

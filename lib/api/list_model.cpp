@@ -30,7 +30,13 @@ void list_render::start(const view_context& context) {
   started_ = true;
   if (resource_.list_computed) {
     // A computed page is one call: its items come from several kinds at once.
-    computed_list computed = resource_.list_computed(context);
+    computed_list computed;
+    try {
+      computed = resource_.list_computed(context);
+    } catch (const std::exception& error) {
+      state_.interpreter_failed(owner_.id, resource_.id, "list_computed", error.what());
+      computed = computed_list{json::array(), true, std::string("the list could not be computed: ") + error.what()};
+    }
     model_.computed = true;
     model_.items.reserve(computed.items.size());
     for (json& item : computed.items) {

@@ -38,6 +38,7 @@ struct list_model {
 
 class list_render {
  public:
+  // `state` is not const only because interpreter failures are counted in it.
   list_render(daemon_state& state, const section& owner, const resource_def& resource);
 
   // Renders for about `budget` (at least one object); returns true once the list is done.

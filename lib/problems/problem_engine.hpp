@@ -6,8 +6,8 @@
 // what is current, and tells the caller when the next pending finding will cross its
 // threshold, so one timer on the event loop suffices. Categories that are off are not
 // evaluated at all. Owned by the event loop; not thread-safe.
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -85,8 +85,8 @@ class problem_engine {
   std::vector<problem> current_;
   std::map<std::string, category_status> status_;  // enabled categories, as of the last evaluation
   std::size_t evaluations_ = 0;
-  rule_failure_listener on_rule_failure_;
   std::uint64_t generation_ = 0;
+  rule_failure_listener on_rule_failure_;
 };
 
 }  // namespace sextant

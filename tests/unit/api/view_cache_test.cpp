@@ -28,7 +28,7 @@ section clock_reading_section() {
     time_point created =
         parse_rfc3339(string_or(object.body(), {"metadata", "creationTimestamp"})).value_or(time_point{});
     auto age = std::chrono::duration_cast<std::chrono::seconds>(context.now - created);
-    return object_state{"Ready", "", "up for " + format_duration(age)};
+    return object_state{"Ready", "", "up for " + std::to_string(age.count()) + " s"};
   };
   s.resources.push_back(std::move(widgets));
   return s;

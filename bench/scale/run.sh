@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# The production-scale benchmark (issue 11), one command:  bench/scale/run.sh [--no-live]
+#
+# Generates a large cluster (gen_cluster.py), then measures, side by side with references:
+#   ingest   time to /readyz 200 in snapshot mode and live (test API server), RSS after sync,
+#            against the raw nlohmann and simdjson parse of the same list bodies (parse_bench)
+#            and a client-go shared-informer program on the same API server (informer/);
+#   HTTP     wrk at 64 and 256 keep-alive connections on /api/v1/problems, the Workload list
+#            (whole, a page of 100), a Cluster Queue's details, each with and without
+#            If-None-Match, against nginx (1 worker) serving the same bodies from files; and
+#            /healthz latency while the list is hammered at 256 connections.
+# Traffic is loopback only, bounded in time (DURATION seconds per wrk run).
+# Environment: DURATION (4), SEXTANT_SHARED (/work/shared: the Kueue CRDs for live mode),
+# SEXTANT_CACHE (~/.cache/sextant: Go caches), OUT (build-scale).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+OUT=${OUT:-$ROOT/build-scale}
+DURATION=${DURATION:-4}
+SHARED=${SEXTANT_SHARED:-/work/shared}
+CACHE=${SEXTANT_CACHE:-$HOME/.cache/sextant}
+LIVE=1
+[[ "${1:-}" == "--no-live" ]] && LIVE=0
+for tool in wrk nginx curl python3; do
+  command -v "$tool" >/dev/null || { echo "bench/scale: needs $tool (Debian package: wrk, nginx-light, curl, python3)"; exit 1; }
+done
+mkdir -p "$OUT"
+PIDS=()
+cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+trap cleanup EXIT
+
+if [[ -z "${BUILD_DIR:-}" ]]; then  # BUILD_DIR: a build that has sextantd and parse_bench already
+  echo "== build (Release)"
+  BUILD_DIR=$OUT/build
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_BENCH=ON >/dev/null
+  cmake --build "$BUILD_DIR" -j2 --target sextantd parse_bench >/dev/null
+fi
+SEXTANTD=$BUILD_DIR/cmd/sextantd/sextantd
+[[ -d "$OUT/cluster" ]] || python3 bench/scale/gen_cluster.py "$OUT/cluster" --scale "${SCALE:-1}"
+du -sh "$OUT/cluster" | sed 's/^/cluster files: /'
+
+rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+now_ms() { date +%s%3N; }
+wait_ready() {  # port -> ms until /readyz 200 (from $START)
+  until [[ "$(curl -s -o /dev/null -w '%{http_code}' "127.0.0.1:$1/readyz")" == 200 ]]; do sleep 0.05; done
+  echo $(($(now_ms) - START))
+}
+
+echo "== raw parse of the same list bodies (best of 3)"
+"$BUILD_DIR/bench/parse_bench" "$OUT"/cluster/*.json | tee "$OUT/parse.txt"
+read -r _ _ NLOHMANN_MS SIMDJSON_MS < <(grep '^total' "$OUT/parse.txt")
+
+echo "== snapshot mode"
+SNAP_PORT=18310
+START=$(now_ms)
+"$SEXTANTD" --snapshot "$OUT/cluster" --listen 127.0.0.1:$SNAP_PORT >"$OUT/snapshot.log" 2>&1 &
+SNAP_PID=$!
+PIDS+=("$SNAP_PID")
+SNAP_READY_MS=$(wait_ready $SNAP_PORT)
+sleep 1
+SNAP_RSS=$(rss_kb "$SNAP_PID")
+echo "ready in ${SNAP_READY_MS} ms, RSS ${SNAP_RSS} kB"
+
+echo "== bodies for nginx"
+WWW=$OUT/www
+mkdir -p "$WWW"
+CQ=/api/v1/kueue/clusterqueues/cq-03
+declare -A TARGET=([problems]=/api/v1/problems [workloads]=/api/v1/kueue/workloads
+                   [page100]="/api/v1/kueue/workloads?limit=100" [cq]=$CQ)
+for name in "${!TARGET[@]}"; do
+  curl -s "127.0.0.1:$SNAP_PORT${TARGET[$name]}" >"$WWW/$name.json"
+  printf '%-10s %8d bytes\n' "$name" "$(stat -c %s "$WWW/$name.json")"
+done
+NGINX_PORT=18311
+cat >"$OUT/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $OUT/nginx.pid;
+error_log $OUT/nginx-error.log;
+events { worker_connections 2048; }
+http {
+  access_log off; sendfile on; tcp_nopush on; keepalive_requests 10000000; keepalive_timeout 60;
+  server { listen 127.0.0.1:$NGINX_PORT; root $WWW; default_type application/json; etag on; }
+}
+CONF
+nginx -c "$OUT/nginx.conf" &
+PIDS+=("$!")
+sleep 0.5
+
+WRK_OUT=$OUT/wrk.txt
+: >"$WRK_OUT"
+run_wrk() {  # label url connections [header] -> "rps p50 p99"
+  local label=$1 url=$2 connections=$3 header=${4:-}
+  local threads=2
+  ((connections < 2)) && threads=1
+  local args=(-t"$threads" -c"$connections" -d"${DURATION}s" --latency)
+  [[ -n "$header" ]] && args+=(-H "$header")
+  local text
+  text=$(wrk "${args[@]}" "$url" 2>&1)
+  echo "## $label c=$connections $header" >>"$WRK_OUT"
+  echo "$text" >>"$WRK_OUT"
+  local rps p50 p99
+  rps=$(awk '/^Requests\/sec/ {print $2}' <<<"$text")
+  p50=$(awk '$1 == "50%" {print $2}' <<<"$text")
+  p99=$(awk '$1 == "99%" {print $2}' <<<"$text")
+  echo "$rps $p50 $p99"
+}
+etag_of() { curl -s -D- -o /dev/null "$1" | awk 'tolower($1) == "etag:" {print $2}' | tr -d '\r'; }
+
+echo "== HTTP (wrk -t2, ${DURATION} s each; nginx: 1 worker, same bodies from files)"
+printf '%-22s %5s | %10s %9s %9s | %10s %9s %9s | %6s\n' endpoint conns "sextantd/s" p50 p99 "nginx/s" p50 p99 ratio
+for name in problems workloads page100 cq; do
+  for conditional in no yes; do
+    for connections in 64 256; do
+      url="http://127.0.0.1:$SNAP_PORT${TARGET[$name]}"
+      nginx_url="http://127.0.0.1:$NGINX_PORT/$name.json"
+      header=""
+      nginx_header=""
+      if [[ $conditional == yes ]]; then
+        header="If-None-Match: $(etag_of "$url")"
+        nginx_header="If-None-Match: $(etag_of "$nginx_url")"
+      fi
+      read -r rps p50 p99 < <(run_wrk "sextantd $name" "$url" "$connections" "$header")
+      read -r nrps np50 np99 < <(run_wrk "nginx $name" "$nginx_url" "$connections" "$nginx_header")
+      label=$name$([[ $conditional == yes ]] && echo " (304)" || true)
+      printf '%-22s %5s | %10s %9s %9s | %10s %9s %9s | %5.0f%%\n' "$label" "$connections" "$rps" "$p50" "$p99" \
+        "$nrps" "$np50" "$np99" "$(python3 -c "print(100*float('$rps')/max(1e-9,float('$nrps')))")"
+    done
+  done
+done
+
+echo "== /healthz while the Workload list is hammered (256 connections)"
+wrk -t1 -c256 -d"$((DURATION + 2))s" "http://127.0.0.1:$SNAP_PORT/api/v1/kueue/workloads" >/dev/null 2>&1 &
+HAMMER=$!
+sleep 1
+read -r hrps hp50 hp99 < <(run_wrk "healthz under load" "http://127.0.0.1:$SNAP_PORT/healthz" 1)
+wait "$HAMMER" || true
+echo "healthz p50 $hp50, p99 $hp99"
+curl -s "127.0.0.1:$SNAP_PORT/metrics" | grep -E '^sextant_event_loop_max_stall_seconds|^sextant_view_renders_total' | tee "$OUT/loop.txt"
+SNAP_RSS_AFTER=$(rss_kb "$SNAP_PID")
+kill "$SNAP_PID"
+
+LIVE_READY_MS=- LIVE_RSS=- GO_RSS=- GO_SYNC=-
+if [[ $LIVE == 1 ]]; then
+  echo "== live mode (test API server)"
+  TESTCLUSTER=$ROOT/tests/apiserver/bin/testcluster
+  [[ -x "$TESTCLUSTER" ]] || tests/apiserver/build.sh
+  TC_DIR=$OUT/testcluster
+  "$TESTCLUSTER" --dir "$TC_DIR" --crds "$SHARED/upstream/crds/kueue" >"$OUT/testcluster.log" 2>&1 &
+  PIDS+=("$!")
+  until [[ -f "$TC_DIR/ready" ]]; do sleep 0.5; done
+  if [[ ! -f "$TC_DIR/loaded" ]]; then
+    python3 bench/scale/load.py "$OUT/cluster" "$TC_DIR/cluster.env" && touch "$TC_DIR/loaded"
+  fi
+  # shellcheck disable=SC1091
+  source "$TC_DIR/cluster.env"
+  LIVE_PORT=18312
+  START=$(now_ms)
+  "$SEXTANTD" --kubeconfig "$KUBECONFIG_TOKEN" --listen 127.0.0.1:$LIVE_PORT >"$OUT/live.log" 2>&1 &
+  LIVE_PID=$!
+  PIDS+=("$LIVE_PID")
+  LIVE_READY_MS=$(wait_ready $LIVE_PORT)
+  sleep 2
+  LIVE_RSS=$(rss_kb "$LIVE_PID")
+  echo "ready in ${LIVE_READY_MS} ms, RSS ${LIVE_RSS} kB"
+  kill "$LIVE_PID"
+  echo "== client-go shared informers on the same server"
+  (cd bench/scale/informer && GOMODCACHE=$CACHE/go/mod GOCACHE=$CACHE/go/build GOTOOLCHAIN=local GOFLAGS=-mod=readonly \
+     go build -o "$OUT/informer" .)
+  GO_LINE=$("$OUT/informer" -kubeconfig "$KUBECONFIG_TOKEN")
+  echo "$GO_LINE"
+  GO_RSS=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' <<<"$GO_LINE")
+  GO_SYNC=$(sed -n 's/.*synced_seconds=\([0-9.]*\).*/\1/p' <<<"$GO_LINE")
+fi
+
+echo "== summary ($(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
+python3 - "$SNAP_READY_MS" "$NLOHMANN_MS" "$SIMDJSON_MS" "$SNAP_RSS" "$SNAP_RSS_AFTER" "$LIVE_READY_MS" "$LIVE_RSS" \
+  "$GO_RSS" "$GO_SYNC" "$hp99" <<'PY'
+import sys
+snap, nl, sj, rss, rss_after, live, live_rss, go_rss, go_sync, hp99 = sys.argv[1:]
+def ratio(a, b):
+    try: return f"{float(a) / float(b):.2f}x"
+    except ValueError: return "-"
+print(f"snapshot ready {snap} ms = {ratio(snap, nl)} nlohmann's parse ({nl} ms), {ratio(snap, sj)} simdjson DOM's ({sj} ms)")
+print(f"live ready {live} ms = {ratio(live, nl)} nlohmann's parse")
+print(f"RSS snapshot {rss} kB after load, {rss_after} kB after the HTTP runs; live {live_rss} kB; "
+      f"client-go {go_rss} kB (synced in {go_sync} s): daemon/client-go = {ratio(live_rss, go_rss)}")
+print(f"healthz p99 while the list is hammered: {hp99}")
+PY
