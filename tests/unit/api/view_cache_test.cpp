@@ -17,6 +17,13 @@ namespace {
 
 const kind_key widget_type{"example.com", "Widget"};
 
+// "1h", "1h 2m": whole hours and minutes, enough for the ages these tests set.
+std::string age_text(std::chrono::seconds age) {
+  const auto hours = age.count() / 3600;
+  const auto minutes = age.count() % 3600 / 60;
+  return std::to_string(hours) + "h" + (minutes != 0 ? " " + std::to_string(minutes) + "m" : std::string());
+}
+
 // A section whose list shows each widget's age: it reads the clock.
 section clock_reading_section() {
   section s;
@@ -28,7 +35,7 @@ section clock_reading_section() {
     time_point created =
         parse_rfc3339(string_or(object.body(), {"metadata", "creationTimestamp"})).value_or(time_point{});
     auto age = std::chrono::duration_cast<std::chrono::seconds>(context.now - created);
-    return object_state{"Ready", "", "up for " + std::to_string(age.count()) + " s"};
+    return object_state{"Ready", "", "up for " + age_text(age)};
   };
   s.resources.push_back(std::move(widgets));
   return s;
