@@ -13,6 +13,9 @@ scripts/install-deps.sh --test
 
 cache="${SEXTANT_CACHE:-$HOME/.cache/sextant}"
 export CCACHE_DIR="$cache/ccache"
+# Paths below the checkout are hashed relative to it, so a clone in another folder (as CI makes)
+# reuses what an earlier run compiled.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 mkdir -p "$CCACHE_DIR"
 jobs=$(nproc)
 # Each stage says when it starts, so a slow CI run shows where its time went.
