@@ -8,6 +8,7 @@
 #include "jobset_test_support.hpp"
 #include "problems/problem_engine.hpp"
 #include "snapshot/yaml_to_json.hpp"
+#include "support/section_views.hpp"
 
 using namespace sextant;
 using namespace sextant::jobset_test;
@@ -64,6 +65,9 @@ metadata: {name: unqueued, namespace: team-a, uid: uid-unqueued}
 spec:
   replicatedJobs: [{name: workers, replicas: 1, template: {}}]
 )");
+  // No label and no Workload means no Queue section only once every Workload is known.
+  CHECK(view_of(cluster, "team-a", "unqueued")["queue"]["message"].get<std::string>().starts_with("Cannot tell yet"));
+  sextant::testing::mark_complete(cluster);
   CHECK_FALSE(view_of(cluster, "team-a", "unqueued").contains("queue"));
 }
 
