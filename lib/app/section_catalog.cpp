@@ -78,8 +78,11 @@ std::string section_catalog::version_for(const kind_key& type, const served_kind
   if (const served_kind* kind = served.find(type); kind != nullptr && !kind->versions.empty()) {
     return choose_version(*kind, preference);
   }
-  if (std::string version = choose_version(served.group_versions(type.group), preference); !version.empty()) {
-    return version;
+  // A snapshot may hold no object of a kind its cluster serves; live discovery lists every one.
+  if (served.inferred()) {
+    if (std::string version = choose_version(served.group_versions(type.group), preference); !version.empty()) {
+      return version;
+    }
   }
   return preference.empty() ? std::string() : preference.front();
 }

@@ -247,6 +247,16 @@ bool snapshot_loader::load_json_list(json_decoder& decoder, std::string_view tex
   if (!decoded.ok()) {
     return false;
   }
+  if (typed) {
+    // The API server answered a list of this kind: it serves it, and these are all of them (an
+    // empty ResourceClaimList says "no claims", not "claims not read").
+    const std::string item_kind = head->kind.substr(0, head->kind.size() - 4);
+    kind_key item_type{std::string(group_of(head->api_version)), item_kind};
+    report.kinds_listed.insert(item_type);
+    if (!served_.serves(item_type)) {
+      served_.add(served_kind{item_type, {}, true, {std::string(version_of(head->api_version))}});
+    }
+  }
   for (packed_body& item : decoded.value->items) {
     add_packed(std::move(item), path, line, report);
   }

@@ -45,7 +45,9 @@ struct snapshot_report {
 class snapshot_loader {
  public:
   snapshot_loader(object_store& store, served_kinds& served, const ingest_profiles& profiles, time_point now)
-      : store_(store), served_(served), profiles_(profiles), now_(now) {}
+      : store_(store), served_(served), profiles_(profiles), now_(now) {
+    served_.set_inferred(true);
+  }
 
   // Loads a directory (recursively) or a single file.
   snapshot_report load(const std::filesystem::path& root);

@@ -43,8 +43,15 @@ class served_kinds {
   // Changes whenever what is served changes: cached views key on it (links, sections).
   std::uint64_t generation() const { return generation_; }
 
+  // True when filled from a snapshot's objects and CRDs rather than the server's discovery: a kind
+  // missing from it may then still be served, in a version its group's other kinds show. Live
+  // discovery is whole, so there a kind it does not list is not served in any version.
+  bool inferred() const { return inferred_; }
+  void set_inferred(bool inferred) { inferred_ = inferred; }
+
  private:
   std::map<kind_key, served_kind> kinds_;
+  bool inferred_ = false;
   std::uint64_t generation_ = 0;
 };
 

@@ -74,3 +74,14 @@ metadata: {name: cq}
   json absent = link_to(cluster.context(), kueue::cluster_queue_kind, "", "other");
   CHECK(absent["apiVersion"] == "kueue.x-k8s.io/v1beta2");
 }
+
+TEST_CASE("live discovery is whole: a kind it does not list is linked in its section's first choice",
+          "[toolkit][links]") {
+  fixture_cluster cluster;
+  cluster.served.set_inferred(false);  // as the live source's discovery fills it
+  // resource.k8s.io/v1alpha3 alone serves no ResourceClaim: the group's version is not the claim's.
+  cluster.served.add(served_kind{dra::device_class_kind, "deviceclasses", false, {"v1alpha3"}});
+  CHECK(cluster.context().api_version(dra::claim_kind) == "resource.k8s.io/v1");
+  cluster.served.set_inferred(true);  // a snapshot may just hold no claim
+  CHECK(cluster.context().api_version(dra::claim_kind) == "resource.k8s.io/v1alpha3");
+}
