@@ -29,7 +29,7 @@ object_state state_of(const fixture_cluster& cluster, const kind_key& type, cons
 // Marks every registered kind's list as wholly read, as a finished snapshot or synced watches.
 void mark_complete(fixture_cluster& cluster);
 
-// Every document of an upstream sample file (../shared/upstream/<relative>) as JSON.
+// Every document of a fixture file (tests/fixtures/<relative>, see its README) as JSON.
 std::vector<json> upstream_documents(const std::string& relative);
 // Loads objects into the cluster as one JSON list.
 void load(fixture_cluster& cluster, const std::vector<json>& objects);
