@@ -116,7 +116,7 @@ TEST_CASE("Jobs and pods not read yet: the lists say so rather than showing none
 
 TEST_CASE("the JobSet section indexes the JobSet label on Jobs and pods and watches nothing more", "[jobset]") {
   const section& s = []() -> const section& {
-    for (const section& candidate : sections()) {
+    for (const section& candidate : testing::registered_sections()) {
       if (candidate.id == "jobset") {
         return candidate;
       }
