@@ -39,6 +39,8 @@ class api_router {
   std::unique_ptr<answer_work> begin(const api_request& request);
   // Adds the ETag (304 when If-None-Match matches), gzip when asked, and counts the request.
   api_response complete(const api_request& request, api_response response);
+  // /readyz's answer: 200, or 503 naming the kinds not synced yet (also published to the probe port).
+  api_response readiness();
 
  private:
   using work = std::unique_ptr<answer_work>;
@@ -47,7 +49,6 @@ class api_router {
   work problems(const api_request& request, const parsed_target& target);
   api_response get_settings(const parsed_target& target);
   api_response put_settings(const api_request& request, const parsed_target& target);
-  api_response readiness();
   work section_route(const api_request& request, const parsed_target& target);
   work own_route(const api_request& request, const parsed_target& target, const section& owner,
                  const sextant::section_route& route);

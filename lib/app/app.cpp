@@ -83,6 +83,7 @@ void app::start() {
       std::make_unique<http_server>(io_, options, [this](api_request request) { return answer(std::move(request)); });
   server_->start();
   spdlog::info("serving the API on {}:{}", host, server_->port());
+  start_probes();
   // From here on the loop serves; a snapshot's load before it is start-up, not a stall.
   monitor_->start();
   signals_.async_wait([this](const boost::system::error_code& ec, int signal) {
@@ -190,6 +191,21 @@ void app::start_live() {
   live_source_ = std::move(live);
   live_source_->start();
   poller_->start();
+}
+
+void app::start_probes() {
+  if (config_.probe_listen.empty()) {
+    return;
+  }
+  auto status = std::make_shared<probe_status>();
+  probe_publisher_ = std::make_unique<probe_publisher>(io_, status, [this] { return api_router(*state_).readiness(); });
+  probe_publisher_->start();
+  auto [host, port] = split_listen(config_.probe_listen);
+  // Probes are tiny: a few connections, short requests, no keep-alive to speak of.
+  http_server_options options{host, port, 16, 8192, 30, 1};
+  probe_server_ = std::make_unique<probe_server>(options, status);
+  probe_server_->start();
+  spdlog::info("serving /healthz and /readyz on {}:{}", host, probe_server_->port());
 }
 
 void app::schedule_problem_evaluation() {
@@ -306,6 +322,12 @@ void app::shutdown() {
   signals_.cancel();
   if (monitor_) {
     monitor_->stop();
+  }
+  if (probe_publisher_) {
+    probe_publisher_->stop();
+  }
+  if (probe_server_) {
+    probe_server_->stop();
   }
   if (poller_) {
     poller_->stop();

@@ -12,6 +12,7 @@
 
 #include "app/daemon_state.hpp"
 #include "app/loop_monitor.hpp"
+#include "app/probe_server.hpp"
 #include "config/daemon_config.hpp"
 #include "http/http_server.hpp"
 
@@ -35,6 +36,8 @@ class app {
 
   daemon_state& state() { return *state_; }
   unsigned short port() const { return server_ ? server_->port() : 0; }
+  // The --probe-listen port, or 0 when probes are answered on the API port only.
+  unsigned short probe_port() const { return probe_server_ ? probe_server_->port() : 0; }
 
  private:
   boost::asio::awaitable<api_response> answer(api_request request);
@@ -45,6 +48,7 @@ class app {
   void evaluate_problems_now();
   void release_freed_memory();
   void register_metrics();
+  void start_probes();
   void shutdown();
 
   boost::asio::io_context& io_;
@@ -53,6 +57,8 @@ class app {
   std::unique_ptr<daemon_state> state_;
   std::unique_ptr<http_server> server_;
   std::unique_ptr<loop_monitor> monitor_;
+  std::unique_ptr<probe_publisher> probe_publisher_;
+  std::unique_ptr<probe_server> probe_server_;  // its own thread; reads only what the publisher wrote
   boost::asio::signal_set signals_;
   boost::asio::steady_timer debounce_timer_;
   boost::asio::steady_timer due_timer_;

@@ -45,6 +45,19 @@ bool parse_bool(const std::string& value, const std::string& where) {
   throw config_error(where + ": expected true or false, got \"" + value + "\"");
 }
 
+// ADDRESS:PORT as --listen takes it.
+std::string checked_listen(const std::string& v, const std::string& where) {
+  auto colon = v.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == v.size()) {
+    throw config_error(where + ": expected ADDRESS:PORT, got \"" + v + "\"");
+  }
+  int port = parse_positive(v.substr(colon + 1), where);
+  if (port > 65535) {
+    throw config_error(where + ": port " + std::to_string(port) + " is out of range");
+  }
+  return v;
+}
+
 struct option_entry {
   config_option option;
   setter apply;
@@ -54,16 +67,12 @@ struct option_entry {
 const std::vector<option_entry>& entries() {
   static const std::vector<option_entry> table = {
       {{"listen", "--listen", "Address and port of the HTTP API (default 127.0.0.1:8080)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) { c.listen = checked_listen(v, where); }},
+      {{"probeListen", "--probe-listen",
+        "Address and port of /healthz and /readyz on a thread of their own, so probes never wait "
+        "behind the API (default: only on --listen)"},
        [](daemon_config& c, const std::string& v, const std::string& where) {
-         auto colon = v.rfind(':');
-         if (colon == std::string::npos || colon == 0 || colon + 1 == v.size()) {
-           throw config_error(where + ": expected ADDRESS:PORT, got \"" + v + "\"");
-         }
-         int port = parse_positive(v.substr(colon + 1), where);
-         if (port > 65535) {
-           throw config_error(where + ": port " + std::to_string(port) + " is out of range");
-         }
-         c.listen = v;
+         c.probe_listen = checked_listen(v, where);
        }},
       {{"snapshot", "--snapshot", "Serve the objects in this directory instead of a live cluster"},
        [](daemon_config& c, const std::string& v, const std::string&) { c.snapshot = v; }},

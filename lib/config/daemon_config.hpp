@@ -14,6 +14,7 @@ namespace sextant {
 
 struct daemon_config {
   std::string listen = "127.0.0.1:8080";
+  std::string probe_listen;         // empty = probes only on `listen`
   std::string snapshot;             // directory of objects; empty = a live cluster
   std::optional<time_point> now;    // fixes the clock (snapshot mode and tests)
   std::string kubeconfig;           // empty = $KUBECONFIG, ~/.kube/config, or in-cluster

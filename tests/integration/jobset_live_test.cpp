@@ -1,7 +1,7 @@
 // JobSet's own controller (v0.12.0, tests/controllers/jobset) with the real Job controller: a
 // JobSet whose only Job fails, with no restart left, fails in JobSet's own words, and sextantd
-// shows the failed Job as the Job controller wrote it, linked to its JobSet. sextantd has no
-// JobSet section yet: when it lands, its view of the JobSet belongs here too.
+// shows the failed Job as the Job controller wrote it, linked to its JobSet; its JobSet section
+// reads the controller's words and the Job controller's reason from what they really wrote.
 
 #include <chrono>
 #include <functional>
@@ -113,4 +113,28 @@ TEST_CASE(
     linked = linked || (link.value("rel", "") == "owner" && link.value("name", "") == "js");
   }
   CHECK(linked);
+
+  // The JobSet section over what the two controllers wrote, not over hand-written statuses.
+  json view = wait_for([&] { return live.get(std::string("/api/v1/jobset/jobsets/") + ns + "/js"); },
+                       [](const json& v) {
+                         return v.value("state", json::object()).value("label", "") == "Failed" &&
+                                v.value("failedJob", json::object()).value("reason", json()) ==
+                                    json("BackoffLimitExceeded");
+                       },
+                       std::chrono::seconds(30));
+  INFO(view.dump());
+  CHECK(view["state"]["label"] == "Failed");
+  CHECK(view["state"]["reason"] == "ReachedMaxRestarts");
+  CHECK(view["failedJob"]["name"] == "js-workers-0");
+  CHECK(view["failedJob"]["exists"] == true);
+  CHECK(view["failedJob"]["reason"] == "BackoffLimitExceeded");
+  CHECK(view["jobs"]["total"] == 1);
+  // A failed JobSet is a problem at once, in the controller's words.
+  json problems = wait_for([&] { return live.get("/api/v1/problems?category=jobset"); },
+                           [](const json& page) { return !page.value("problems", json::array()).empty(); },
+                           std::chrono::seconds(30));
+  INFO(problems.dump());
+  REQUIRE(problems.value("problems", json::array()).size() == 1);
+  CHECK(problems["problems"][0]["name"] == "js");
+  CHECK(problems["problems"][0].dump().find("reaching max number of restarts") != std::string::npos);
 }

@@ -34,6 +34,7 @@ TEST_CASE("bad flags and values are errors that name them", "[config]") {
   CHECK_THAT(error_of({"--colour", "red"}), Catch::Contains("unknown flag \"--colour\""));
   CHECK_THAT(error_of({"--listen", "8080"}), Catch::Contains("--listen") && Catch::Contains("ADDRESS:PORT"));
   CHECK_THAT(error_of({"--listen", "127.0.0.1:99999"}), Catch::Contains("out of range"));
+  CHECK_THAT(error_of({"--probe-listen", "8081"}), Catch::Contains("--probe-listen") && Catch::Contains("ADDRESS:PORT"));
   CHECK_THAT(error_of({"--max-connections", "-3"}), Catch::Contains("--max-connections"));
   CHECK_THAT(error_of({"--log-format", "xml"}), Catch::Contains("not one of auto, text, json"));
   CHECK_THAT(error_of({"--now", "noon"}), Catch::Contains("RFC 3339"));
@@ -47,6 +48,7 @@ TEST_CASE("the config file: every key documented in config/sextantd.yaml, unknow
   std::stringstream text;
   text << in.rdbuf();
   apply_config_yaml(config, text.str(), "sextantd.yaml");
+  CHECK(config.probe_listen.empty());
   CHECK(config.listen == "127.0.0.1:8080");
   // Every option is in the default file, and every key of the file is an option.
   YAML::Node file = YAML::Load(text.str());
