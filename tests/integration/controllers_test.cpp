@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "live_objects.hpp"
 #include "sextantd_process.hpp"
 #include "test_cluster.hpp"
 
@@ -21,29 +22,6 @@ namespace {
 constexpr const char* ns = "ml";
 constexpr const char* node = "gpu-node-1";
 constexpr const char* driver = "gpu.example.com";
-
-// Polls `read` until `done` holds for what it returned, or `limit` passes; returns the last read.
-json wait_for(const std::function<json()>& read, const std::function<bool(const json&)>& done,
-              std::chrono::seconds limit = std::chrono::seconds(60)) {
-  auto deadline = std::chrono::steady_clock::now() + limit;
-  json last = read();
-  while (!done(last) && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    last = read();
-  }
-  return last;
-}
-
-json get_object(admin_client& admin, const std::string& path) {
-  answer got = admin.get(path);
-  return got.ok() ? got.body() : json();
-}
-
-void create(admin_client& admin, const std::string& collection, const json& object) {
-  answer created = admin.post(collection, object);
-  INFO("POST " << collection << ": " << created.status << " " << created.text << created.error);
-  REQUIRE(created.ok());
-}
 
 // A node as a kubelet would register it: Ready, with room for pods, and without the
 // not-ready taint the API server puts on every new node (no node lifecycle controller runs).

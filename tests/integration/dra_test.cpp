@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "live_harness.hpp"
+#include "live_objects.hpp"
 #include "sextantd_process.hpp"
 #include "test_cluster.hpp"
 #include "util/time.hpp"
@@ -182,24 +183,6 @@ json from_template(const std::string& template_name) {
 }
 json direct(const std::string& claim_name) {
   return json{{"name", "gpu"}, {"resourceClaimName", claim_name}};
-}
-
-json create(admin_client& admin, const std::string& collection, const json& object) {
-  answer made = admin.post(collection, object);
-  INFO("POST " << collection << " " << object.dump().substr(0, 200));
-  INFO(made.status << " " << made.text.substr(0, 500) << made.error);
-  REQUIRE(made.ok());
-  return made.body();
-}
-
-// Writes `status` through the object's /status subresource, as the scheduler or kubelet would.
-void write_status(admin_client& admin, const std::string& collection, json object, const json& status) {
-  const std::string target = collection + "/" + string_or(object, {"metadata", "name"}) + "/status";
-  object["status"] = status;
-  answer written = admin.put(target, object);
-  INFO("PUT " << target);
-  INFO(written.status << " " << written.text.substr(0, 500) << written.error);
-  REQUIRE(written.ok());
 }
 
 const std::string trainer_claim = "trainer-0-gpu-7k2dp";  // the resourceclaim controller's generated name

@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "live_objects.hpp"
 #include "sextantd_process.hpp"
 #include "test_cluster.hpp"
 
@@ -18,22 +19,6 @@ using namespace sextant::integration;
 namespace {
 
 constexpr const char* ns = "team-a";
-
-json wait_for(const std::function<json()>& read, const std::function<bool(const json&)>& done,
-              std::chrono::seconds limit = std::chrono::seconds(90)) {
-  auto deadline = std::chrono::steady_clock::now() + limit;
-  json last = read();
-  while (!done(last) && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    last = read();
-  }
-  return last;
-}
-
-json get_object(admin_client& admin, const std::string& path) {
-  answer got = admin.get(path);
-  return got.ok() ? got.body() : json();
-}
 
 // The condition of that type, or an empty object.
 json condition_of(const json& object, const std::string& type) {
@@ -115,13 +100,13 @@ TEST_CASE(
   CHECK(linked);
 
   // The JobSet section over what the two controllers wrote, not over hand-written statuses.
-  json view = wait_for([&] { return live.get(std::string("/api/v1/jobset/jobsets/") + ns + "/js"); },
-                       [](const json& v) {
-                         return v.value("state", json::object()).value("label", "") == "Failed" &&
-                                v.value("failedJob", json::object()).value("reason", json()) ==
-                                    json("BackoffLimitExceeded");
-                       },
-                       std::chrono::seconds(30));
+  json view =
+      wait_for([&] { return live.get(std::string("/api/v1/jobset/jobsets/") + ns + "/js"); },
+               [](const json& v) {
+                 return v.value("state", json::object()).value("label", "") == "Failed" &&
+                        v.value("failedJob", json::object()).value("reason", json()) == json("BackoffLimitExceeded");
+               },
+               std::chrono::seconds(30));
   INFO(view.dump());
   CHECK(view["state"]["label"] == "Failed");
   CHECK(view["state"]["reason"] == "ReachedMaxRestarts");

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "live_objects.hpp"
 #include "sextantd_process.hpp"
 #include "test_cluster.hpp"
 #include "util/time.hpp"
@@ -24,24 +25,6 @@ constexpr const char* ns = "ml";
 const std::string jobsets = std::string("/apis/jobset.x-k8s.io/v1alpha2/namespaces/") + ns + "/jobsets";
 const std::string jobs = std::string("/apis/batch/v1/namespaces/") + ns + "/jobs";
 const std::string pods = std::string("/api/v1/namespaces/") + ns + "/pods";
-
-json create(admin_client& admin, const std::string& collection, const json& object) {
-  answer made = admin.post(collection, object);
-  INFO("POST " << collection << " " << object.dump().substr(0, 200));
-  INFO(made.status << " " << made.text.substr(0, 500) << made.error);
-  REQUIRE(made.ok());
-  return made.body();
-}
-
-// Writes `status` through the object's /status subresource.
-void write_status(admin_client& admin, const std::string& collection, json object, const json& status) {
-  const std::string target = collection + "/" + string_or(object, {"metadata", "name"}) + "/status";
-  object["status"] = status;
-  answer written = admin.put(target, object);
-  INFO("PUT " << target);
-  INFO(written.status << " " << written.text.substr(0, 500) << written.error);
-  REQUIRE(written.ok());
-}
 
 std::string ago(std::chrono::minutes minutes) {
   return format_rfc3339(std::chrono::system_clock::now() - minutes);
@@ -191,16 +174,6 @@ fs::path dump_snapshot(admin_client& admin, const fs::path& dir) {
     write_text(dir / ("list-" + std::to_string(file++) + ".json"), list.text);
   }
   return dir;
-}
-
-json wait_for(const std::function<json()>& read, const std::function<bool(const json&)>& done) {
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  json last = read();
-  while (!done(last) && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    last = read();
-  }
-  return last;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "live_objects.hpp"
 #include "sextantd_process.hpp"
 #include "test_cluster.hpp"
 
@@ -21,28 +22,6 @@ namespace {
 constexpr const char* ns = "team-a";
 const std::string v1beta2 = "kueue.x-k8s.io/v1beta2";
 const std::string kueue_api = "/apis/kueue.x-k8s.io/v1beta2";
-
-json wait_for(const std::function<json()>& read, const std::function<bool(const json&)>& done,
-              std::chrono::seconds limit = std::chrono::seconds(90)) {
-  auto deadline = std::chrono::steady_clock::now() + limit;
-  json last = read();
-  while (!done(last) && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    last = read();
-  }
-  return last;
-}
-
-json get_object(admin_client& admin, const std::string& path) {
-  answer got = admin.get(path);
-  return got.ok() ? got.body() : json();
-}
-
-void create(admin_client& admin, const std::string& collection, const json& object) {
-  answer created = admin.post(collection, object);
-  INFO("POST " << collection << ": " << created.status << " " << created.text << created.error);
-  REQUIRE(created.ok());
-}
 
 // The condition of that type, or an empty object.
 json condition_of(const json& object, const std::string& type) {

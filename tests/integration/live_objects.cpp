@@ -1,0 +1,42 @@
+#include "live_objects.hpp"
+
+#include <thread>
+
+#include <catch2/catch.hpp>
+
+namespace sextant::integration {
+
+json wait_for(const std::function<json()>& read, const std::function<bool(const json&)>& done,
+              std::chrono::seconds limit) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  json last = read();
+  while (!done(last) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    last = read();
+  }
+  return last;
+}
+
+json get_object(admin_client& admin, const std::string& path) {
+  answer got = admin.get(path);
+  return got.ok() ? got.body() : json();
+}
+
+json create(admin_client& admin, const std::string& collection, const json& object) {
+  answer made = admin.post(collection, object);
+  INFO("POST " << collection << " " << object.dump().substr(0, 200));
+  INFO(made.status << " " << made.text.substr(0, 500) << made.error);
+  REQUIRE(made.ok());
+  return made.body();
+}
+
+void write_status(admin_client& admin, const std::string& collection, json object, const json& status) {
+  const std::string target = collection + "/" + string_or(object, {"metadata", "name"}) + "/status";
+  object["status"] = status;
+  answer written = admin.put(target, object);
+  INFO("PUT " << target);
+  INFO(written.status << " " << written.text.substr(0, 500) << written.error);
+  REQUIRE(written.ok());
+}
+
+}  // namespace sextant::integration

@@ -1,0 +1,28 @@
+#pragma once
+// What the live tests do to the test API server as a user, a kubelet or a controller would:
+// create objects, write their status, read them back, and wait for a controller's answer.
+// Failures stop the test (REQUIRE) with the server's words.
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include "admin_client.hpp"
+#include "util/json.hpp"
+
+namespace sextant::integration {
+
+// Polls `read` every 250 ms until `done` holds for what it returned, or `limit` passes; returns
+// the last read, so the test's checks then show what was seen.
+json wait_for(const std::function<json()>& read, const std::function<bool(const json&)>& done,
+              std::chrono::seconds limit = std::chrono::seconds(90));
+
+// The object at `path`, or null when the server does not answer 2xx.
+json get_object(admin_client& admin, const std::string& path);
+
+// POSTs `object` to `collection`; returns what the server stored.
+json create(admin_client& admin, const std::string& collection, const json& object);
+
+// Writes `status` through the object's /status subresource, as a kubelet or a controller would.
+void write_status(admin_client& admin, const std::string& collection, json object, const json& status);
+
+}  // namespace sextant::integration
