@@ -434,7 +434,7 @@ api_response api_router::get_settings(const parsed_target& target) {
   for (const problem_category& category : state_.problems.categories()) {
     categories[category.id] = {{"enabled", state_.problems.enabled(category.id)}};
   }
-  return json_response({{"categories", std::move(categories)}});
+  return json_response({{"categories", std::move(categories)}, {"storage", state_.settings.storage_json()}});
 }
 
 api_response api_router::put_settings(const api_request& request, const parsed_target& target) {
@@ -470,12 +470,9 @@ api_response api_router::put_settings(const api_request& request, const parsed_t
   for (const auto& [id, on] : changes) {
     next[id] = on;
   }
-  if (state_.settings_file) {
-    std::string error = state_.settings_file->save(next);
-    if (!error.empty()) {
-      spdlog::error("saving problem settings: {}", error);
-      return error_response(503, "Unavailable", "the settings could not be saved, so none were changed: " + error);
-    }
+  if (std::string error = state_.settings.save(next); !error.empty()) {
+    spdlog::error("saving problem settings: {}", error);
+    return error_response(503, "Unavailable", "the settings could not be saved, so none were changed: " + error);
   }
   for (const auto& [id, on] : changes) {
     state_.problems.set_enabled(id, on);

@@ -23,6 +23,9 @@ namespace {
 constexpr auto evaluation_debounce = std::chrono::milliseconds(200);
 // The longest a render runs before it lets the loop serve others.
 constexpr auto render_slice = std::chrono::microseconds(2000);
+// How often a mounted settings ConfigMap is looked at; the kubelet itself updates the mount
+// within about a minute of an edit.
+constexpr auto settings_reload_interval = std::chrono::seconds(5);
 // Changes after which freed memory is returned to the kernel (a relist is thousands).
 constexpr std::size_t trim_after_changes = 500;
 
@@ -41,7 +44,12 @@ std::pair<std::string, unsigned short> split_listen(const std::string& listen) {
 }  // namespace
 
 app::app(asio::io_context& io, daemon_config config)
-    : io_(io), config_(std::move(config)), signals_(io, SIGINT, SIGTERM), debounce_timer_(io), due_timer_(io) {
+    : io_(io),
+      config_(std::move(config)),
+      signals_(io, SIGINT, SIGTERM),
+      debounce_timer_(io),
+      due_timer_(io),
+      settings_timer_(io) {
   if (config_.now) {
     clock_ = std::make_unique<fixed_clock>(*config_.now);
   } else {
@@ -118,23 +126,55 @@ int app::run() {
 }
 
 void app::load_settings() {
+  if (!config_.settings_file.empty() && !config_.settings_configmap_file.empty()) {
+    throw std::runtime_error(
+        "--settings-file and --settings-configmap-file are two homes for the same settings: choose one");
+  }
+  if (!config_.settings_configmap_file.empty()) {
+    state_->settings = settings_home::in_configmap(config_.settings_configmap_file);
+    reload_configmap_settings();
+    return;
+  }
   if (config_.settings_file.empty()) {
     return;
   }
-  state_->settings_file.emplace(config_.settings_file);
-  settings_load_result loaded = state_->settings_file->load();
+  state_->settings = settings_home::in_file(config_.settings_file);
+  settings_load_result loaded = state_->settings.read();
   if (!loaded.error.empty()) {
     // Keep the defaults and leave the file alone: someone may want to fix it by hand.
     spdlog::error("problem settings not loaded, using defaults: {}", loaded.error);
+    state_->settings.set_error(loaded.error);
     return;
   }
-  for (const auto& [id, on] : loaded.enabled) {
-    if (!state_->problems.has_category(id)) {
-      spdlog::warn("{}: unknown problem category \"{}\" ignored", config_.settings_file, id);
-      continue;
+  state_->apply_settings(loaded.enabled);
+}
+
+void app::reload_configmap_settings() {
+  settings_home& home = state_->settings;
+  if (home.changed_since_last_look()) {
+    settings_load_result loaded = home.read();
+    if (!loaded.error.empty()) {
+      // Keep what is in force: a half-edited ConfigMap must not turn categories on or off.
+      spdlog::error("problem settings ConfigMap not applied, keeping the settings in force: {}", loaded.error);
+      home.set_error(loaded.error);
+    } else {
+      spdlog::info("problem settings read from the ConfigMap at {}", home.path().string());
+      home.set_error({});
+      state_->apply_settings(loaded.enabled);
+      if (state_->on_settings_changed) {
+        state_->on_settings_changed();
+      }
     }
-    state_->problems.set_enabled(id, on);
   }
+  if (stopping_) {
+    return;
+  }
+  settings_timer_.expires_after(settings_reload_interval);
+  settings_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec) {
+      reload_configmap_settings();
+    }
+  });
 }
 
 void app::load_snapshot() {
@@ -319,6 +359,7 @@ void app::shutdown() {
   stopping_ = true;
   debounce_timer_.cancel();
   due_timer_.cancel();
+  settings_timer_.cancel();
   signals_.cancel();
   if (monitor_) {
     monitor_->stop();

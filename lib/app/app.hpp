@@ -42,6 +42,7 @@ class app {
  private:
   boost::asio::awaitable<api_response> answer(api_request request);
   void load_settings();
+  void reload_configmap_settings();
   void load_snapshot();
   void start_live();
   void schedule_problem_evaluation();
@@ -62,6 +63,7 @@ class app {
   boost::asio::signal_set signals_;
   boost::asio::steady_timer debounce_timer_;
   boost::asio::steady_timer due_timer_;
+  boost::asio::steady_timer settings_timer_;  // re-reads a settings ConfigMap
   bool evaluation_pending_ = false;
   std::size_t changes_since_trim_ = 0;
   bool stopping_ = false;

@@ -86,6 +86,18 @@ void daemon_state::settle_snapshot_lists(const std::set<kind_key>& listed) {
   }
 }
 
+void daemon_state::apply_settings(const std::map<std::string, bool>& from_home) {
+  for (const auto& [id, on] : from_home) {
+    if (!problems.has_category(id)) {
+      spdlog::warn("{}: unknown problem category \"{}\" ignored", settings.path().string(), id);
+    }
+  }
+  for (const problem_category& category : problems.categories()) {
+    auto found = from_home.find(category.id);
+    problems.set_enabled(category.id, found != from_home.end() ? found->second : category.enabled_by_default);
+  }
+}
+
 std::optional<time_point> daemon_state::evaluate_problems() {
   return problems.evaluate(context());
 }

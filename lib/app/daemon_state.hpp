@@ -11,7 +11,7 @@
 #include "app/section_catalog.hpp"
 #include "metrics/metrics_registry.hpp"
 #include "problems/problem_engine.hpp"
-#include "problems/problem_settings.hpp"
+#include "problems/settings_home.hpp"
 #include "store/object_store.hpp"
 #include "store/polled_documents.hpp"
 #include "store/served_kinds.hpp"
@@ -33,6 +33,9 @@ struct daemon_state {
   // a group the snapshot serves, of which it holds no object and no typed List (`listed`), was
   // not read: its list says so, and the views that need it say "cannot tell".
   void settle_snapshot_lists(const std::set<kind_key>& listed = {});
+  // Sets every category as its home says, and to its default where the home says nothing (a
+  // category taken out of a ConfigMap goes back to its default). Names unknown ids in the log.
+  void apply_settings(const std::map<std::string, bool>& from_home);
   // Re-evaluates problems now; returns when the next pending finding falls due.
   std::optional<time_point> evaluate_problems();
   // An interpreter threw: logs it and counts it in /metrics by section, resource and interpreter
@@ -49,7 +52,7 @@ struct daemon_state {
   problem_engine problems;
   metrics_registry metrics;
   const clock& time;
-  std::optional<problem_settings_file> settings_file;
+  settings_home settings = settings_home::in_memory();
   // Rendered lists, details and problems, kept until what they read changes (api/view_cache).
   std::unique_ptr<view_cache> views;
 

@@ -93,6 +93,10 @@ const std::vector<option_entry>& entries() {
        true},
       {{"settingsFile", "--settings-file", "Where problem-category settings persist (default: not persisted)"},
        [](daemon_config& c, const std::string& v, const std::string&) { c.settings_file = v; }},
+      {{"settingsConfigMapFile", "--settings-configmap-file",
+        "A mounted ConfigMap key holding the problem settings, re-read when it changes; changes made "
+        "through the API then last only until a restart or the ConfigMap's next change"},
+       [](daemon_config& c, const std::string& v, const std::string&) { c.settings_configmap_file = v; }},
       {{"logFormat", "--log-format", "auto, text or json (auto: text on a terminal, JSON lines otherwise)"},
        [](daemon_config& c, const std::string& v, const std::string& where) {
          check_one_of(v, {"auto", "text", "json"}, where);

@@ -14,14 +14,15 @@ namespace sextant {
 
 struct daemon_config {
   std::string listen = "127.0.0.1:8080";
-  std::string probe_listen;         // empty = probes only on `listen`
-  std::string snapshot;             // directory of objects; empty = a live cluster
-  std::optional<time_point> now;    // fixes the clock (snapshot mode and tests)
-  std::string kubeconfig;           // empty = $KUBECONFIG, ~/.kube/config, or in-cluster
-  std::string context;              // kubeconfig context; empty = current-context
-  bool in_cluster = false;          // force the service account config
-  std::string settings_file;        // where problem-category settings persist; empty = not persisted
-  std::string log_format = "auto";  // auto (text on a terminal, JSON otherwise), text, json
+  std::string probe_listen;             // empty = probes only on `listen`
+  std::string snapshot;                 // directory of objects; empty = a live cluster
+  std::optional<time_point> now;        // fixes the clock (snapshot mode and tests)
+  std::string kubeconfig;               // empty = $KUBECONFIG, ~/.kube/config, or in-cluster
+  std::string context;                  // kubeconfig context; empty = current-context
+  bool in_cluster = false;              // force the service account config
+  std::string settings_file;            // where problem-category settings persist; empty = not persisted
+  std::string settings_configmap_file;  // a mounted ConfigMap key holding them, re-read on change
+  std::string log_format = "auto";      // auto (text on a terminal, JSON otherwise), text, json
   std::string log_level = "info";
   int max_connections = 256;
   int max_request_bytes = 65536;

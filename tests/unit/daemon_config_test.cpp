@@ -94,5 +94,5 @@ TEST_CASE("--help: every flag stands apart from its text", "[config]") {
     CHECK(line.compare(flag_end, 2, "  ") == 0);
   }
   CHECK(options > 10);
-  CHECK_THAT(sextant::usage_text(), Catch::Contains("--shutdown-grace-seconds VALUE  Seconds given"));
+  CHECK_THAT(sextant::usage_text(), Catch::Contains("--settings-configmap-file VALUE  A mounted ConfigMap key"));
 }
