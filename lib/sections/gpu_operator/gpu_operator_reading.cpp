@@ -194,6 +194,8 @@ policy_reading read_policy(const cached_object& policy, const view_context& cont
   std::vector<object_ptr> in_namespace;
   if (!reading.namespace_.empty()) {
     in_namespace = context.store.list(daemonset_kind, reading.namespace_);
+    std::sort(in_namespace.begin(), in_namespace.end(),
+              [](const object_ptr& a, const object_ptr& b) { return a->name < b->name; });
   }
   for (const component_def& def : component_defs()) {
     if (def.sandbox && !reading.sandbox) {

@@ -51,10 +51,14 @@ bool has_row(const json& view, const std::string& component) {
   return false;
 }
 
-std::vector<problem> problems_at(fixture_cluster& cluster, problem_engine& engine, const char* when) {
+// The current problems after an evaluation at `when`, kept until the next call (pointers into
+// them stay valid for the checks that follow).
+const std::vector<problem>& problems_at(fixture_cluster& cluster, problem_engine& engine, const char* when) {
+  static std::vector<problem> current;
   cluster.now = at(when);
   engine.evaluate(cluster.context());
-  return engine.current();
+  current = engine.current();
+  return current;
 }
 
 const problem* find_problem(const std::vector<problem>& problems, const std::string& name, const std::string& id) {
