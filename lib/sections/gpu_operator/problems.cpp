@@ -89,7 +89,7 @@ std::vector<finding> node_findings(const cached_object& node, const view_context
 
 std::vector<problem_rule> problem_rules() {
   std::string category(problems_category);
-  return {problem_rule{category, cluster_policy_kind, policy_findings, {daemonset_kind, nvidia_driver_kind}},
+  return {problem_rule{category, cluster_policy_kind, policy_findings, {daemonset_kind}},
           problem_rule{category, nvidia_driver_kind, driver_findings, {daemonset_kind}},
           problem_rule{category, core::node_kind, node_findings}};
 }
