@@ -1,0 +1,53 @@
+#include "sections/gpu_operator/gpu_operator_section.hpp"
+
+#include "sections/core/core_section.hpp"
+
+namespace sextant::gpu_operator {
+
+section make_section() {
+  section s;
+  s.id = "gpu-operator";
+  s.title = "NVIDIA GPU Operator";
+  s.group = std::string(gpu_operator_group);
+  s.version_preference = {"v1", "v1alpha1"};
+
+  resource_def policies = kind_resource("clusterpolicies", "Cluster Policies", cluster_policy_kind, scope::cluster);
+  policies.state = policy_state;
+  policies.summarize = policy_summary;
+  policies.details = policy_details;
+  s.resources.push_back(std::move(policies));
+
+  resource_def drivers = kind_resource("nvidiadrivers", "NVIDIA Drivers", nvidia_driver_kind, scope::cluster);
+  drivers.state = driver_state;
+  drivers.summarize = driver_summary;
+  drivers.details = driver_details;
+  s.resources.push_back(std::move(drivers));
+
+  resource_def gpunodes;
+  gpunodes.id = "gpunodes";
+  gpunodes.title = "GPU nodes";
+  gpunodes.type = kind_key{std::string(gpu_operator_group), ""};
+  gpunodes.namespaced = false;
+  gpunodes.list_computed = list_gpu_nodes;
+  s.resources.push_back(std::move(gpunodes));
+
+  // The operator's DaemonSets, one per component: no other section reads DaemonSets. Their
+  // rollout is all the views read. TODO(watch scope): every namespace is watched; the watch plan
+  // cannot yet narrow a watch to the namespace another object (status.namespace) names.
+  resource_def daemonsets = kind_resource("daemonsets", "DaemonSets", daemonset_kind, scope::namespaced);
+  daemonsets.state = daemonset_state;
+  daemonsets.summarize = daemonset_summary;
+  daemonsets.profile = ingest_profile::keeping({"status"});
+  s.resources.push_back(std::move(daemonsets));
+
+  s.categories = {problem_category{std::string(problems_category), "NVIDIA GPU Operator", true}};
+  s.rules = problem_rules();
+
+  // GPU nodes are found by their nvidia.com/gpu.present label; core keeps labels, capacity and
+  // allocatable already.
+  s.reads.push_back(kind_reads{core::node_kind, {}, {std::string(gpu_present_label)}});
+  s.extensions.push_back(details_extension{core::node_kind, extend_node_details});
+  return s;
+}
+
+}  // namespace sextant::gpu_operator

@@ -1,0 +1,97 @@
+// The `gpu-operator` problem category: a Cluster Policy or NVIDIA Driver not ready for 10
+// minutes (since the Ready condition last changed); an enabled component whose pods are not
+// ready or not updated for 10 minutes (a DaemonSet carries no such time: from when the daemon
+// first saw it so); a node whose MIG configuration state is failed for 2 minutes (first seen).
+#include <chrono>
+
+#include "sections/common/objects.hpp"
+#include "sections/core/core_section.hpp"
+#include "sections/gpu_operator/gpu_operator_reading.hpp"
+#include "sections/gpu_operator/gpu_operator_section.hpp"
+
+namespace sextant::gpu_operator {
+namespace {
+
+using std::chrono::minutes;
+
+constexpr minutes not_ready_threshold{10};
+constexpr minutes component_not_rolled_out_threshold{10};
+constexpr minutes mig_failed_threshold{2};
+
+std::string with_reason(const std::string& start, const object_state& state) {
+  std::string message = start;
+  if (!state.reason.empty()) {
+    message += " (" + state.reason + ")";
+  }
+  if (state.message.empty()) {
+    return message + ".";
+  }
+  return message + ": " + state.message + (state.message.ends_with('.') ? "" : ".");
+}
+
+std::vector<finding> policy_findings(const cached_object& policy, const view_context& context) {
+  if (being_deleted(policy.body())) {
+    return {};
+  }
+  policy_reading reading = read_policy(policy, context);
+  if (reading.duplicate) {
+    return {};
+  }
+  std::vector<finding> out;
+  if (!reading.ready) {
+    out.push_back(finding{"not-ready", reading.since, not_ready_threshold,
+                          with_reason("Cluster Policy not ready", reading.state)});
+  }
+  for (const component& c : reading.components) {
+    if (!c.not_rolled_out) {
+      continue;
+    }
+    // No time on a DaemonSet tells since when: the engine counts from the first sighting.
+    out.push_back(finding{"component-not-rolled-out/" + c.daemonset, std::nullopt, component_not_rolled_out_threshold,
+                          "The " + c.name + " is not rolled out: " + c.words + "."});
+  }
+  return out;
+}
+
+std::vector<finding> driver_findings(const cached_object& driver, const view_context& context) {
+  if (being_deleted(driver.body())) {
+    return {};
+  }
+  driver_reading reading = read_driver(driver, context);
+  if (reading.disabled) {
+    return {};
+  }
+  std::vector<finding> out;
+  if (!reading.ready) {
+    out.push_back(finding{"not-ready", reading.since, not_ready_threshold,
+                          with_reason("NVIDIA Driver not ready", reading.state)});
+  }
+  for (const found_daemonset& f : reading.daemonsets) {
+    if (!f.status.rolled_out) {
+      out.push_back(finding{"driver-not-rolled-out/" + f.object->name, std::nullopt, component_not_rolled_out_threshold,
+                            "The driver DaemonSet " + f.object->name + " is not rolled out: " + f.status.words + "."});
+    }
+  }
+  return out;
+}
+
+std::vector<finding> node_findings(const cached_object& node, const view_context&) {
+  if (string_or(node.body(), {"metadata", "labels", std::string(mig_config_state_label)}) != "failed") {
+    return {};
+  }
+  std::string config = string_or(node.body(), {"metadata", "labels", "nvidia.com/mig.config"});
+  return {finding{"mig-config-failed", std::nullopt, mig_failed_threshold,
+                  "The MIG manager failed to apply the MIG configuration" + (config.empty() ? "" : " " + config) +
+                      " (nvidia.com/mig.config.state is failed)."}};
+}
+
+}  // namespace
+
+std::vector<problem_rule> problem_rules() {
+  std::string category(problems_category);
+  return {problem_rule{category, cluster_policy_kind, policy_findings, {daemonset_kind}},
+          problem_rule{category, nvidia_driver_kind, driver_findings, {daemonset_kind}},
+          problem_rule{category, core::node_kind, node_findings}};
+}
+
+}  // namespace sextant::gpu_operator

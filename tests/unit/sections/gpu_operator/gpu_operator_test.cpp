@@ -1,0 +1,372 @@
+// The GPU Operator section over the fixtures of tests/fixtures/gpu-operator/: Cluster Policy
+// states and components (every switch unset, every switch set, sandbox in both modes,
+// useNvidiaDriverCRD), DaemonSets in every rollout stage, NVIDIA Drivers, the GPU nodes page in
+// every MIG strategy and state, the node GPU block, the problems at their thresholds, and
+// malformed objects.
+#include <catch2/catch.hpp>
+
+#include "problems/problem_engine.hpp"
+#include "sections/core/core_section.hpp"
+#include "sections/gpu_operator/gpu_operator_reading.hpp"
+#include "sections/gpu_operator/gpu_operator_section.hpp"
+#include "support/section_views.hpp"
+
+using namespace sextant;
+using namespace sextant::gpu_operator;
+using sextant::testing::at;
+using sextant::testing::fixture_cluster;
+
+namespace {
+
+const char* now_text = "2026-11-29T12:00:00Z";
+
+fixture_cluster loaded(const std::string& file, const char* when = now_text) {
+  fixture_cluster cluster(at(when));
+  cluster.load_file(testing::fixtures_dir() / "gpu-operator" / file);
+  testing::mark_complete(cluster);
+  return cluster;
+}
+
+json policy_view(const fixture_cluster& cluster, const std::string& name) {
+  return testing::view_of(cluster, cluster_policy_kind, "", name);
+}
+
+const json& row(const json& view, const std::string& component) {
+  for (const json& r : view["components"]) {
+    if (r["component"] == component) {
+      return r;
+    }
+  }
+  static const json none;
+  FAIL("no component row " << component);
+  return none;
+}
+
+bool has_row(const json& view, const std::string& component) {
+  for (const json& r : view["components"]) {
+    if (r["component"] == component) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The current problems after an evaluation at `when`, kept until the next call (pointers into
+// them stay valid for the checks that follow).
+const std::vector<problem>& problems_at(fixture_cluster& cluster, problem_engine& engine, const char* when) {
+  static std::vector<problem> current;
+  cluster.now = at(when);
+  engine.evaluate(cluster.context());
+  current = engine.current();
+  return current;
+}
+
+const problem* find_problem(const std::vector<problem>& problems, const std::string& name, const std::string& id) {
+  for (const problem& p : problems) {
+    if (p.name == name && p.finding_id == id) {
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("a policy setting no switch is ready with NoGPUNodes and expects the operator's defaults", "[gpu-operator]") {
+  fixture_cluster cluster = loaded("policy-switches-unset.yaml");
+  json view = policy_view(cluster, "cluster-policy");
+  CHECK(view["state"]["label"] == "Ready");
+  CHECK(view["state"]["reason"] == "NoGPUNodes");
+  CHECK(view["state"]["message"] == "No GPU node found, watching for new nodes to join the cluster.");
+  CHECK(view["mig"]["strategy"] == "not set");
+  CHECK(view["mig"]["explanation"].get<std::string>().find("default is none") != std::string::npos);
+  CHECK(view["migStrategy"] == "not set");
+  CHECK(view["operatorNamespace"] == "gpu-operator");
+  CHECK(view["duplicate"] == false);
+  // Defaults: all on except the node status exporter; no sandbox rows.
+  CHECK(row(view, "driver")["expected"] == true);
+  CHECK(row(view, "driver")["expectedBecause"] == "on by the operator's default");
+  CHECK(row(view, "driver")["status"] == "expected but not found");
+  CHECK(row(view, "driver")["exists"] == false);  // the one in other-namespace is not the operator's
+  CHECK(row(view, "DCGM")["expected"] == true);
+  CHECK(row(view, "node status exporter")["expected"] == false);
+  CHECK(row(view, "node status exporter")["status"] == "not expected");
+  CHECK(row(view, "operator validator")["expectedBecause"] == "always deployed");
+  CHECK_FALSE(has_row(view, "sandbox validator"));
+  CHECK_FALSE(has_row(view, "VFIO manager"));
+  CHECK(row(view, "MPS control daemon")["setting"] == "spec.devicePlugin.enabled");
+  CHECK(row(view, "MPS control daemon")["set"].is_null());
+  // Every rollout stage.
+  CHECK(row(view, "device plugin")["status"] == "rolled out");
+  CHECK(row(view, "DCGM exporter")["status"] == "3 of 8 ready, 5 of 8 updated");
+  CHECK(row(view, "GPU Feature Discovery")["status"] == "the DaemonSet controller has not seen the newest spec yet");
+  CHECK(row(view, "MIG manager")["status"] == "rolled out: no node to run on");
+  CHECK(row(view, "container toolkit")["status"] == "2 of 8 updated");
+  CHECK(row(view, "operator validator")["status"] == "6 of 8 available");
+  const json& dp = row(view, "device plugin")["daemonSets"][0];
+  CHECK(dp["name"] == "nvidia-device-plugin-daemonset");
+  CHECK(dp["rollout"]["desired"] == 8);
+  CHECK(dp["rollout"]["rolledOut"] == true);
+  CHECK(testing::link_with(view, "daemonset", "nvidia-dcgm-exporter") != nullptr);
+}
+
+TEST_CASE("a policy setting every switch: OperandNotReady, precompiled drivers, and a duplicate", "[gpu-operator]") {
+  fixture_cluster cluster = loaded("policy-switches-set.yaml");
+  json view = policy_view(cluster, "gpu-cluster-policy");
+  CHECK(view["state"]["label"] == "Not ready");
+  CHECK(view["state"]["reason"] == "OperandNotReady");
+  CHECK(view["state"]["message"] ==
+        "ClusterPolicy is not ready; states not ready: [state-driver state-node-status-exporter]");
+  CHECK(view["since"] == "2026-11-29T11:40:00Z");
+  CHECK(view["mig"]["strategy"] == "mixed");
+  CHECK(row(view, "DCGM")["expected"] == false);
+  CHECK(row(view, "DCGM")["expectedBecause"] == "disabled in the policy");
+  CHECK(row(view, "DCGM")["status"] == "not expected, but found: rolled out");
+  CHECK(row(view, "MIG manager")["expected"] == false);
+  CHECK(row(view, "node status exporter")["expected"] == true);
+  CHECK(row(view, "node status exporter")["expectedBecause"] == "enabled in the policy");
+  // Sandbox switches are set but sandbox workloads are off: no sandbox rows.
+  CHECK_FALSE(has_row(view, "VFIO manager"));
+  const json& driver = row(view, "driver");
+  CHECK(driver["daemonSets"].size() == 2);
+  CHECK(driver["status"] ==
+        "nvidia-driver-daemonset-5.15.0-105-generic-ubuntu22.04: rolled out; "
+        "nvidia-driver-daemonset-6.8.0-40-generic-ubuntu24.04: 1 of 4 ready");
+
+  json duplicate = policy_view(cluster, "second-policy");
+  CHECK(duplicate["state"]["label"] == "Not ready");
+  CHECK(duplicate["state"]["reason"] == "Ignored");
+  CHECK(duplicate["duplicate"] == true);
+  CHECK(duplicate["actedOn"] == "gpu-cluster-policy");
+  CHECK(testing::has_note_containing(duplicate, "is a duplicate"));
+  CHECK(row(duplicate, "driver")["exists"] == "cannot tell");
+}
+
+TEST_CASE("sandbox workloads list the sandbox and Kata components, by mode", "[gpu-operator]") {
+  fixture_cluster cluster = loaded("policy-sandbox.yaml");
+  json kubevirt = policy_view(cluster, "kubevirt-policy");
+  CHECK(row(kubevirt, "sandbox validator")["expected"] == true);
+  CHECK(row(kubevirt, "VFIO manager")["expected"] == true);
+  CHECK(row(kubevirt, "vGPU manager")["expected"] == false);
+  CHECK(row(kubevirt, "sandbox device plugin")["expected"] == true);
+  CHECK(row(kubevirt, "sandbox device plugin")["status"] == "rolled out");
+  CHECK(row(kubevirt, "Kata sandbox device plugin")["expected"] == false);
+  CHECK(row(kubevirt, "Kata sandbox device plugin")["expectedBecause"] == "only in sandbox mode kata");
+  CHECK(row(kubevirt, "confidential computing manager")["expected"] == false);
+  CHECK(row(kubevirt, "Kata manager")["expected"] == false);
+  CHECK(row(kubevirt, "Kata manager")["expectedBecause"] == "deprecated: the operator no longer deploys it");
+  CHECK(kubevirt["sandboxWorkloads"]["mode"] == "kubevirt");
+
+  json kata = policy_view(cluster, "kata-policy");
+  CHECK(kata["sandboxWorkloads"]["mode"] == "kata");
+  CHECK(row(kata, "Kata sandbox device plugin")["expected"] == true);
+  CHECK(row(kata, "Kata sandbox device plugin")["status"] == "rolled out");
+  CHECK(row(kata, "sandbox device plugin")["expected"] == false);
+  CHECK(row(kata, "confidential computing manager")["expected"] == true);
+  CHECK(row(kata, "confidential computing manager")["status"] == "expected but not found");
+}
+
+TEST_CASE("with useNvidiaDriverCRD the driver row points to the NVIDIA Drivers and their DaemonSets",
+          "[gpu-operator]") {
+  fixture_cluster cluster = loaded("policy-driver-crd.yaml");
+  json view = policy_view(cluster, "cluster-policy");
+  CHECK(view["useNvidiaDriverCRD"] == true);
+  const json& driver = row(view, "driver");
+  CHECK(driver["expected"] == false);
+  CHECK(driver["nvidiaDrivers"].size() == 3);
+  CHECK(driver["status"].get<std::string>().starts_with("deployed by 3 NVIDIA Driver objects"));
+  CHECK(driver["status"].get<std::string>().find("orphaned") != std::string::npos);
+  CHECK(driver["nvidiaDrivers"][0]["name"] == "default");
+  CHECK(driver["nvidiaDrivers"][0]["daemonSets"][0]["name"] == "nvidia-gpu-driver-ubuntu22.04-7c6d8f9b5");
+  CHECK(testing::link_with(view, "nvidiadriver", "h100-nodes") != nullptr);
+
+  json ready = testing::view_of(cluster, nvidia_driver_kind, "", "default");
+  CHECK(ready["state"]["label"] == "Ready");
+  CHECK(ready["driverType"] == "gpu");
+  CHECK(ready["nodeSelector"]["nvidia.com/gpu.deploy.driver"] == "true");
+  CHECK(ready["daemonSets"]["items"][0]["rollout"]["words"] == "rolled out");
+  CHECK(ready["daemonSets"]["incomplete"] == false);
+  json waiting = testing::view_of(cluster, nvidia_driver_kind, "", "h100-nodes");
+  CHECK(waiting["state"]["label"] == "Not ready");
+  CHECK(waiting["state"]["reason"] == "DriverNotReady");
+  CHECK(waiting["state"]["message"] == "Waiting for driver pod to be ready");
+  CHECK(waiting["daemonSets"]["items"][0]["rollout"]["words"] == "0 of 2 ready");
+  json disabled = testing::view_of(cluster, nvidia_driver_kind, "", "vgpu-hosts");
+  CHECK(disabled["state"]["label"] == "Not ready");
+  CHECK(disabled["state"]["reason"] == "Disabled");
+  CHECK(disabled["state"]["message"] == "useNvidiaDriverCRD is not enabled in ClusterPolicy.");
+  CHECK(disabled["driverType"] == "vgpu-host-manager");
+}
+
+TEST_CASE("a DaemonSet list that is not complete says cannot tell", "[gpu-operator]") {
+  fixture_cluster cluster = loaded("policy-switches-unset.yaml");
+  cluster.store.set_completeness(daemonset_kind, {list_completeness::state::unreadable, "forbidden by RBAC"});
+  json view = policy_view(cluster, "cluster-policy");
+  CHECK(row(view, "driver")["exists"] == "cannot tell");
+  CHECK(row(view, "driver")["status"] == "cannot tell: forbidden by RBAC");
+  CHECK(row(view, "device plugin")["status"] == "rolled out");
+  CHECK(testing::has_note_containing(view, "may be incomplete"));
+}
+
+TEST_CASE("GPU nodes in every MIG strategy and state, and the node GPU block", "[gpu-operator]") {
+  fixture_cluster cluster = loaded("gpu-nodes.yaml");
+  computed_list page = testing::resource_of("gpu-operator", "gpunodes").list_computed(cluster.context());
+  CHECK_FALSE(page.incomplete);
+  REQUIRE(page.items.size() == 4);  // gpu-gone (false) and cpu-only are not GPU nodes
+  CHECK(page.items[0]["name"] == "gpu-failed");
+  CHECK(page.items[0]["gpu"]["mig"]["configState"] == "failed");
+  CHECK(page.items[0]["gpu"]["mig"]["strategy"].is_null());
+  const json& mixed = page.items[1]["gpu"];
+  CHECK(mixed["mig"]["strategy"] == "mixed");
+  CHECK(mixed["mig"]["configState"] == "rebooting");
+  REQUIRE(mixed["resources"].size() == 3);
+  CHECK(mixed["resources"][1] ==
+        json{{"resource", "nvidia.com/mig-1g.10gb.me"}, {"capacity", "8"}, {"allocatable", nullptr}});
+  const json& none = page.items[2]["gpu"];
+  CHECK(none["product"] == "NVIDIA-A100-SXM4-40GB");
+  CHECK(none["count"] == 8);
+  CHECK(none["memoryMiB"] == 40960);
+  CHECK(none["mig"]["strategy"] == "none");
+  CHECK(none["mig"]["configState"] == "success");
+  CHECK(none["mig"]["config"] == "all-disabled");
+  CHECK(none["optedOut"] == json::array({"dcgm"}));
+  CHECK(none["resources"] == json::array({{{"resource", "nvidia.com/gpu"}, {"capacity", "8"}, {"allocatable", "8"}}}));
+  const json& single = page.items[3]["gpu"];
+  CHECK(single["mig"]["strategy"] == "single");
+  CHECK(single["mig"]["configState"] == "pending");
+  CHECK(single["resources"][0]["allocatable"] == "54");
+
+  json node = testing::view_of(cluster, core::node_kind, "", "gpu-single");
+  CHECK(node["gpu"] == single);
+  json gone = testing::view_of(cluster, core::node_kind, "", "gpu-gone");
+  CHECK(gone["gpu"]["present"] == false);
+  CHECK(testing::has_note_containing(gone, "gpu.present is false"));
+  CHECK(testing::view_of(cluster, core::node_kind, "", "cpu-only")["gpu"].is_null());
+}
+
+TEST_CASE("the GPU nodes page lists at most 500 nodes and says when it is cut", "[gpu-operator]") {
+  fixture_cluster cluster(at(now_text));
+  std::vector<json> nodes;
+  for (int i = 0; i < 501; ++i) {
+    nodes.push_back(
+        {{"apiVersion", "v1"},
+         {"kind", "Node"},
+         {"metadata",
+          {{"name", "gpu-" + std::to_string(1000 + i)}, {"labels", {{"nvidia.com/gpu.present", "true"}}}}}});
+  }
+  testing::load(cluster, nodes);
+  testing::mark_complete(cluster);
+  computed_list page = testing::resource_of("gpu-operator", "gpunodes").list_computed(cluster.context());
+  CHECK(page.items.size() == 500);
+  CHECK(page.incomplete);
+  CHECK(page.incomplete_reason == "cut at 500 GPU nodes");
+}
+
+TEST_CASE("GPU Operator problems at and past their thresholds", "[gpu-operator][problems]") {
+  section s = make_section();
+  SECTION("a policy not ready for 10 minutes, from the condition's time") {
+    fixture_cluster cluster = loaded("policy-switches-set.yaml", "2026-11-29T11:49:59Z");
+    problem_engine engine(s.categories, s.rules);
+    CHECK(find_problem(problems_at(cluster, engine, "2026-11-29T11:49:59Z"), "gpu-cluster-policy", "not-ready") ==
+          nullptr);
+    const problem* p =
+        find_problem(problems_at(cluster, engine, "2026-11-29T11:50:00Z"), "gpu-cluster-policy", "not-ready");
+    REQUIRE(p != nullptr);
+    CHECK(p->category == "gpu-operator");
+    CHECK(p->since == at("2026-11-29T11:40:00Z"));
+    CHECK(p->message ==
+          "Cluster Policy not ready (OperandNotReady): ClusterPolicy is not ready; states not ready: [state-driver "
+          "state-node-status-exporter].");
+    // The duplicate is not judged.
+    CHECK(find_problem(engine.current(), "second-policy", "not-ready") == nullptr);
+  }
+  SECTION("a component not rolled out for 10 minutes from its first sighting") {
+    fixture_cluster cluster = loaded("policy-switches-unset.yaml");
+    problem_engine engine(s.categories, s.rules);
+    const std::string id = "component-not-rolled-out/nvidia-dcgm-exporter";
+    CHECK(find_problem(problems_at(cluster, engine, "2026-11-29T12:00:00Z"), "cluster-policy", id) == nullptr);
+    CHECK(find_problem(problems_at(cluster, engine, "2026-11-29T12:09:59Z"), "cluster-policy", id) == nullptr);
+    const problem* p = find_problem(problems_at(cluster, engine, "2026-11-29T12:10:00Z"), "cluster-policy", id);
+    REQUIRE(p != nullptr);
+    CHECK(p->since == at("2026-11-29T12:00:00Z"));
+    CHECK(p->message == "The DCGM exporter is not rolled out: 3 of 8 ready, 5 of 8 updated.");
+    CHECK(find_problem(engine.current(), "cluster-policy",
+                       "component-not-rolled-out/nvidia-container-toolkit-daemonset") != nullptr);
+    CHECK(find_problem(engine.current(), "cluster-policy", "component-not-rolled-out/nvidia-device-plugin-daemonset") ==
+          nullptr);
+    CHECK(find_problem(engine.current(), "cluster-policy", "component-not-rolled-out/nvidia-mig-manager") == nullptr);
+    // Ready with NoGPUNodes is not a problem.
+    CHECK(find_problem(engine.current(), "cluster-policy", "not-ready") == nullptr);
+  }
+  SECTION("an NVIDIA Driver not ready for 10 minutes; a disabled one is not judged") {
+    fixture_cluster cluster = loaded("policy-driver-crd.yaml");
+    problem_engine engine(s.categories, s.rules);
+    CHECK(find_problem(problems_at(cluster, engine, "2026-11-29T11:54:59Z"), "h100-nodes", "not-ready") == nullptr);
+    const problem* p = find_problem(problems_at(cluster, engine, "2026-11-29T11:55:00Z"), "h100-nodes", "not-ready");
+    REQUIRE(p != nullptr);
+    CHECK(p->message == "NVIDIA Driver not ready (DriverNotReady): Waiting for driver pod to be ready.");
+    CHECK(find_problem(engine.current(), "vgpu-hosts", "not-ready") == nullptr);
+    CHECK(find_problem(engine.current(), "default", "not-ready") == nullptr);
+  }
+  SECTION("a node whose MIG state is failed for 2 minutes") {
+    fixture_cluster cluster = loaded("gpu-nodes.yaml");
+    problem_engine engine(s.categories, s.rules);
+    CHECK(find_problem(problems_at(cluster, engine, "2026-11-29T12:00:00Z"), "gpu-failed", "mig-config-failed") ==
+          nullptr);
+    const problem* p =
+        find_problem(problems_at(cluster, engine, "2026-11-29T12:02:00Z"), "gpu-failed", "mig-config-failed");
+    REQUIRE(p != nullptr);
+    CHECK(p->message ==
+          "The MIG manager failed to apply the MIG configuration all-3g.40gb (nvidia.com/mig.config.state is failed).");
+    CHECK(find_problem(engine.current(), "gpu-mixed", "mig-config-failed") == nullptr);
+  }
+}
+
+TEST_CASE("malformed GPU Operator objects read as absent, with a note, and never throw", "[gpu-operator]") {
+  fixture_cluster cluster(at(now_text));
+  cluster.load_yaml(R"yaml(
+apiVersion: nvidia.com/v1
+kind: ClusterPolicy
+metadata: {name: bad, creationTimestamp: "2026-11-28T08:00:00Z"}
+spec:
+  driver: {enabled: "yes", useNvidiaDriverCRD: 1}
+  mig: [1]
+  sandboxWorkloads: "on"
+status: {state: [x], namespace: 7, conditions: {type: Ready}}
+---
+apiVersion: nvidia.com/v1alpha1
+kind: NVIDIADriver
+metadata: {name: bad-driver}
+spec: {driverType: 3, nodeSelector: [a]}
+status: {state: 1}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: nvidia-driver-daemonset, namespace: gpu-operator, generation: "x"}
+status: {desiredNumberScheduled: "8", numberReady: -3}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: bad-node, labels: {nvidia.com/gpu.present: "true", nvidia.com/gpu.count: eight}}
+status: {capacity: [1], allocatable: {nvidia.com/gpu: {}}}
+)yaml");
+  testing::mark_complete(cluster);
+  json policy;
+  REQUIRE_NOTHROW(policy = policy_view(cluster, "bad"));
+  CHECK(policy["state"]["label"] == "Not ready");
+  CHECK(testing::has_note_containing(policy, "spec.driver.enabled is not true or false"));
+  CHECK(testing::has_note_containing(policy, "useNvidiaDriverCRD is not true or false"));
+  CHECK(testing::has_note_containing(policy, "status.conditions is not a list"));
+  CHECK(policy["mig"]["strategy"] == "not set");
+  json driver;
+  REQUIRE_NOTHROW(driver = testing::view_of(cluster, nvidia_driver_kind, "", "bad-driver"));
+  CHECK(driver["nodeSelector"].is_null());
+  CHECK(testing::has_note_containing(driver, "spec.nodeSelector is not a map"));
+  json node;
+  REQUIRE_NOTHROW(node = testing::view_of(cluster, core::node_kind, "", "bad-node"));
+  CHECK(node["gpu"]["count"].is_null());
+  REQUIRE_NOTHROW(testing::view_of(cluster, daemonset_kind, "gpu-operator", "nvidia-driver-daemonset"));
+  section s = make_section();
+  problem_engine engine(s.categories, s.rules);
+  REQUIRE_NOTHROW(engine.evaluate(cluster.context()));
+}
