@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "live_objects.hpp"
 #include "sextantd_process.hpp"
 #include "test_cluster.hpp"
 #include "util/time.hpp"
@@ -24,24 +25,6 @@ const std::string policies = "/apis/nvidia.com/v1/clusterpolicies";
 const std::string drivers = "/apis/nvidia.com/v1alpha1/nvidiadrivers";
 const std::string daemonsets = std::string("/apis/apps/v1/namespaces/") + ns + "/daemonsets";
 const std::string nodes = "/api/v1/nodes";
-
-json create(admin_client& admin, const std::string& collection, const json& object) {
-  answer made = admin.post(collection, object);
-  INFO("POST " << collection << " " << object.dump().substr(0, 200));
-  INFO(made.status << " " << made.text.substr(0, 500) << made.error);
-  REQUIRE(made.ok());
-  return made.body();
-}
-
-json write_status(admin_client& admin, const std::string& collection, json object, const json& status) {
-  const std::string target = collection + "/" + string_or(object, {"metadata", "name"}) + "/status";
-  object["status"] = status;
-  answer written = admin.put(target, object);
-  INFO("PUT " << target);
-  INFO(written.status << " " << written.text.substr(0, 500) << written.error);
-  REQUIRE(written.ok());
-  return written.body();
-}
 
 std::string ago(std::chrono::minutes minutes) {
   return format_rfc3339(std::chrono::system_clock::now() - minutes);
@@ -159,16 +142,6 @@ fs::path dump_snapshot(admin_client& admin, const fs::path& dir) {
     write_text(dir / ("list-" + std::to_string(file++) + ".json"), list.text);
   }
   return dir;
-}
-
-json wait_for(const std::function<json()>& read, const std::function<bool(const json&)>& done) {
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  json last = read();
-  while (!done(last) && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    last = read();
-  }
-  return last;
 }
 
 const json* component(const json& view, const std::string& name) {

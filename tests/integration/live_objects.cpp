@@ -30,13 +30,14 @@ json create(admin_client& admin, const std::string& collection, const json& obje
   return made.body();
 }
 
-void write_status(admin_client& admin, const std::string& collection, json object, const json& status) {
+json write_status(admin_client& admin, const std::string& collection, json object, const json& status) {
   const std::string target = collection + "/" + string_or(object, {"metadata", "name"}) + "/status";
   object["status"] = status;
   answer written = admin.put(target, object);
   INFO("PUT " << target);
   INFO(written.status << " " << written.text.substr(0, 500) << written.error);
   REQUIRE(written.ok());
+  return written.body();
 }
 
 }  // namespace sextant::integration

@@ -22,7 +22,8 @@ json get_object(admin_client& admin, const std::string& path);
 // POSTs `object` to `collection`; returns what the server stored.
 json create(admin_client& admin, const std::string& collection, const json& object);
 
-// Writes `status` through the object's /status subresource, as a kubelet or a controller would.
-void write_status(admin_client& admin, const std::string& collection, json object, const json& status);
+// Writes `status` through the object's /status subresource, as a kubelet or a controller would;
+// returns what the server stored.
+json write_status(admin_client& admin, const std::string& collection, json object, const json& status);
 
 }  // namespace sextant::integration
