@@ -3,6 +3,7 @@
 #include "sections/core/core_section.hpp"
 #include "sections/dra/dra_section.hpp"
 #include "sections/jobset/jobset_section.hpp"
+#include "sections/kuberay/kuberay_section.hpp"
 #include "sections/kueue/kueue_section.hpp"
 
 namespace sextant {
@@ -13,6 +14,7 @@ std::vector<section> all_sections() {
   sections.push_back(dra::make_section());
   sections.push_back(kueue::make_section());
   sections.push_back(jobset::make_section());
+  sections.push_back(kuberay::make_section());
   return sections;
 }
 
