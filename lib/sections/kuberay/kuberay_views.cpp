@@ -162,9 +162,7 @@ void job_details(const cached_object& job, const view_context& context, details_
   view.blocks["entrypoint"] = or_null(reading.entrypoint);
   view.blocks["message"] = or_null(masking::operator_text(string_or(body, {"status", "message"})));
   view.blocks["rayCluster"] = or_null(reading.cluster_name);
-  if (find(body, {"spec", "runtimeEnvYAML"}) != nullptr) {
-    view.note("The runtime environment (runtimeEnvYAML) is not shown; the YAML section shows the object as stored.");
-  }
+  // spec.runtimeEnvYAML is never shown: the profile does not even keep it.
   if (!reading.cluster_name.empty()) {
     view.link(context, "ray-cluster", context.api_version(raycluster_kind), "RayCluster", job.namespace_,
               reading.cluster_name);

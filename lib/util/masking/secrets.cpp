@@ -315,10 +315,13 @@ bool quotes_closed(std::string_view text) {
   return open == 0;
 }
 
-std::optional<std::string> mask_command_line_nested(std::string_view text, std::size_t nesting) {
-  if (nesting > max_nested_text || !quotes_closed(text)) {
+std::optional<std::string> mask_command_line_nested(std::string_view input, std::size_t nesting) {
+  if (nesting > max_nested_text || !quotes_closed(input)) {
     return std::nullopt;
   }
+  // URL credentials first: a user name before ':' would else read as a key ("AKIA...KEY:").
+  const std::string stripped_text = strip_uris_in_text(input).text;
+  const std::string_view text = stripped_text;
   std::vector<span> spans;
   std::size_t i = 0;
   while (i < text.size()) {
@@ -392,8 +395,8 @@ std::optional<std::string> mask_command_line_nested(std::string_view text, std::
   }
   out.append(text.substr(from));
   // Quoted parts are command lines of their own (bash -c "python run.py --token x"): the scan
-  // above reads through quotes, so only URL credentials are left.
-  return strip_uris_in_text(out).text;
+  // above reads through quotes.
+  return out;
 }
 
 }  // namespace

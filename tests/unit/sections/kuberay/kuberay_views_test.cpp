@@ -103,7 +103,6 @@ TEST_CASE("Ray Job details: attempts against the limit, masked entrypoint, no ru
   CHECK(running["attempts"]["limit"] == 3);
   CHECK(links_to(running, "ray-cluster", "running-abcde"));
   CHECK(links_to(running, "submitter-job", "running"));
-  CHECK(testing::has_note_containing(running, "runtimeEnvYAML"));
 
   json failed = testing::view_of(cluster, kuberay::rayjob_kind, "ml", "failed");
   CHECK(failed.dump().find("logpassword") == std::string::npos);
