@@ -193,7 +193,7 @@ void service_details(const cached_object& service, const view_context& context, 
   view.blocks["since"] = time_or_null(reading.since);
   view.blocks["activeCluster"] = or_null(reading.active_cluster);
   view.blocks["pendingCluster"] = or_null(reading.pending_cluster);
-  view.blocks["applications"] = apps_json(reading);
+  view.blocks["serveApplications"] = apps_json(reading);
   view.blocks["serveConfig"] = or_null(masked_serve_config(service));
   view.blocks["conditions"] = masked_conditions(body);
   if (reading.upgrading && reading.state.label == "Upgrading" && !reading.not_ready) {

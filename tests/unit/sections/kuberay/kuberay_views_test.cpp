@@ -154,11 +154,11 @@ TEST_CASE("Ray Service details: Serve apps, masked Serve config, the active clus
   CHECK(links_to(upgrading, "active-cluster", "upgrading-old12"));
   CHECK(links_to(upgrading, "pending-cluster", "upgrading-new34"));
   CHECK(links_to(upgrading, "serve-service", "custom-serve"));
-  CHECK(upgrading["applications"].size() == 2);
+  CHECK(upgrading["serveApplications"].size() == 2);
 
   json dropped = testing::view_of(cluster, kuberay::rayservice_kind, "ml", "endpoints-dropped");
   CHECK(dropped.dump().find("apppass") == std::string::npos);
-  CHECK(dropped["applications"][0]["healthy"] == false);
+  CHECK(dropped["serveApplications"][0]["healthy"] == false);
 }
 
 TEST_CASE("Ray objects of the wrong shape give a view and a note, never an exception", "[kuberay]") {
