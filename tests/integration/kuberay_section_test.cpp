@@ -5,6 +5,7 @@
 // over the same objects dumped from the server, masked the same way.
 
 #include <set>
+#include <thread>
 
 #include <catch2/catch.hpp>
 
@@ -212,8 +213,16 @@ TEST_CASE("sextantd --kubeconfig serves the KubeRay views --snapshot serves over
     INFO(secret);
     CHECK(everything.find(secret) == std::string::npos);
   }
+  // The problem engine evaluates on its own schedule after the caches sync: wait for a round.
+  json problems = live.get(problems_path);
+  for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+       problems.value("problems", json::array()).size() < 2 && std::chrono::steady_clock::now() < deadline;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    problems = live.get(problems_path);
+  }
+  INFO(problems.dump().substr(0, 1500));
   std::set<std::string> names;
-  for (const json& p : live.get(problems_path)["problems"]) {
+  for (const json& p : problems["problems"]) {
     names.insert(p.value("name", ""));
   }
   // scaling: head not ready for 10 minutes; failed: failed 20 minutes ago; serve: its pending
