@@ -26,19 +26,6 @@ const std::string drivers = "/apis/nvidia.com/v1alpha1/nvidiadrivers";
 const std::string daemonsets = std::string("/apis/apps/v1/namespaces/") + ns + "/daemonsets";
 const std::string nodes = "/api/v1/nodes";
 
-std::string ago(std::chrono::minutes minutes) {
-  return format_rfc3339(std::chrono::system_clock::now() - minutes);
-}
-
-json condition(const std::string& type, const std::string& status, const std::string& reason,
-               const std::string& message, std::chrono::minutes minutes_ago) {
-  return json{{"type", type},
-              {"status", status},
-              {"reason", reason},
-              {"message", message},
-              {"lastTransitionTime", ago(minutes_ago)}};
-}
-
 json daemonset(const std::string& name, const json& owner = nullptr) {
   json metadata = {{"name", name}, {"namespace", ns}, {"labels", {{"app", name}}}};
   if (!owner.is_null()) {

@@ -26,19 +26,6 @@ const std::string jobsets = std::string("/apis/jobset.x-k8s.io/v1alpha2/namespac
 const std::string jobs = std::string("/apis/batch/v1/namespaces/") + ns + "/jobs";
 const std::string pods = std::string("/api/v1/namespaces/") + ns + "/pods";
 
-std::string ago(std::chrono::minutes minutes) {
-  return format_rfc3339(std::chrono::system_clock::now() - minutes);
-}
-
-json condition(const std::string& type, const std::string& reason, const std::string& message,
-               std::chrono::minutes minutes_ago) {
-  return json{{"type", type},
-              {"status", "True"},
-              {"reason", reason},
-              {"message", message},
-              {"lastTransitionTime", ago(minutes_ago)}};
-}
-
 json pod_spec() {
   return json{{"restartPolicy", "Never"},
               {"containers", json::array({{{"name", "main"}, {"image", "registry.k8s.io/pause:3.10"}}})}};
@@ -136,23 +123,24 @@ void write_jobsets(admin_client& admin) {
   json broken = create(admin, jobsets, jobset("broken", {{"failurePolicy", {{"maxRestarts", 0}}}}));
   write_status(admin, jobsets, broken,
                {{"terminalState", "Failed"},
-                {"conditions", json::array({condition("Failed", "ReachedMaxRestarts",
+                {"conditions", json::array({condition("Failed", "True", "ReachedMaxRestarts",
                                                       "jobset failed due to reaching max number of restarts (first "
                                                       "failed job: broken-workers-0)",
                                                       std::chrono::minutes(10))})}});
   json failed_job = create(admin, jobs, child_job(broken, 0));
   const std::string backoff = "Job has reached the specified backoff limit";
-  write_status(admin, jobs, failed_job,
-               {{"failed", 1},
-                {"startTime", ago(std::chrono::minutes(20))},
-                {"conditions",
-                 json::array({condition("FailureTarget", "BackoffLimitExceeded", backoff, std::chrono::minutes(11)),
-                              condition("Failed", "BackoffLimitExceeded", backoff, std::chrono::minutes(11))})}});
+  write_status(
+      admin, jobs, failed_job,
+      {{"failed", 1},
+       {"startTime", ago(std::chrono::minutes(20))},
+       {"conditions",
+        json::array({condition("FailureTarget", "True", "BackoffLimitExceeded", backoff, std::chrono::minutes(11)),
+                     condition("Failed", "True", "BackoffLimitExceeded", backoff, std::chrono::minutes(11))})}});
 
   json pipeline = create(admin, jobsets, jobset("pipeline", {{"startupPolicy", {{"startupPolicyOrder", "InOrder"}}}}));
   write_status(
       admin, jobsets, pipeline,
-      {{"conditions", json::array({condition("StartupPolicyInProgress", "InOrderStartupPolicyInProgress",
+      {{"conditions", json::array({condition("StartupPolicyInProgress", "True", "InOrderStartupPolicyInProgress",
                                              "in order startup policy is in progress", std::chrono::minutes(1))})}});
 }
 

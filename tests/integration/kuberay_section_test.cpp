@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "live_objects.hpp"
 #include "sextantd_process.hpp"
 #include "test_cluster.hpp"
 #include "util/time.hpp"
@@ -22,36 +23,6 @@ namespace {
 constexpr const char* ns = "ml";
 const std::string ray = std::string("/apis/ray.io/v1/namespaces/") + ns + "/";
 const std::string pods = std::string("/api/v1/namespaces/") + ns + "/pods";
-
-json create(admin_client& admin, const std::string& collection, const json& object) {
-  answer made = admin.post(collection, object);
-  INFO("POST " << collection << " " << object.dump().substr(0, 200));
-  INFO(made.status << " " << made.text.substr(0, 500) << made.error);
-  REQUIRE(made.ok());
-  return made.body();
-}
-
-void write_status(admin_client& admin, const std::string& collection, json object, const json& status) {
-  const std::string target = collection + "/" + string_or(object, {"metadata", "name"}) + "/status";
-  object["status"] = status;
-  answer written = admin.put(target, object);
-  INFO("PUT " << target);
-  INFO(written.status << " " << written.text.substr(0, 500) << written.error);
-  REQUIRE(written.ok());
-}
-
-std::string ago(std::chrono::minutes minutes) {
-  return format_rfc3339(std::chrono::system_clock::now() - minutes);
-}
-
-json condition(const std::string& type, const std::string& status, const std::string& reason,
-               const std::string& message, std::chrono::minutes minutes_ago) {
-  return json{{"type", type},
-              {"status", status},
-              {"reason", reason},
-              {"message", message},
-              {"lastTransitionTime", ago(minutes_ago)}};
-}
 
 json pod_template(const std::string& container) {
   return json{{"spec", {{"containers", json::array({{{"name", container}, {"image", "rayproject/ray:2.46.0"}}})}}}};

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "util/time.hpp"
+
 namespace sextant::integration {
 
 json wait_for(const std::function<json()>& read, const std::function<bool(const json&)>& done,
@@ -38,6 +40,19 @@ json write_status(admin_client& admin, const std::string& collection, json objec
   INFO(written.status << " " << written.text.substr(0, 500) << written.error);
   REQUIRE(written.ok());
   return written.body();
+}
+
+std::string ago(std::chrono::minutes minutes) {
+  return format_rfc3339(std::chrono::system_clock::now() - minutes);
+}
+
+json condition(const std::string& type, const std::string& status, const std::string& reason,
+               const std::string& message, std::chrono::minutes minutes_ago) {
+  return json{{"type", type},
+              {"status", status},
+              {"reason", reason},
+              {"message", message},
+              {"lastTransitionTime", ago(minutes_ago)}};
 }
 
 }  // namespace sextant::integration

@@ -26,4 +26,11 @@ json create(admin_client& admin, const std::string& collection, const json& obje
 // returns what the server stored.
 json write_status(admin_client& admin, const std::string& collection, json object, const json& status);
 
+// A time `minutes` before now, as RFC 3339: what a controller wrote that long ago.
+std::string ago(std::chrono::minutes minutes);
+
+// A status condition as controllers write it, its transition `minutes_ago`.
+json condition(const std::string& type, const std::string& status, const std::string& reason,
+               const std::string& message, std::chrono::minutes minutes_ago);
+
 }  // namespace sextant::integration

@@ -1,6 +1,9 @@
-// The deployed ClusterRole must grant every kind a section watches, or the live daemon would
-// show "cannot tell" where it should show objects. Adding a section fails here until
-// deploy/rbac.yaml grants its kinds.
+// The deployed ClusterRole grants exactly what the daemon reads: every kind a section watches
+// (or the live daemon would show "cannot tell" where it should show objects), and nothing that
+// no section reads (least privilege). Adding a section fails here until deploy/rbac.yaml grants
+// its kinds; removing one fails until its grant goes.
+#include <cctype>
+
 #include <yaml-cpp/yaml.h>
 #include <catch2/catch.hpp>
 
@@ -43,6 +46,85 @@ TEST_CASE("deploy/rbac.yaml grants list and watch on every section's kinds, and 
       }
       INFO("section " << s.id << " resource " << r.id);
       CHECK(readable.contains({r.type.group, r.plural.empty() ? r.id : r.plural}));
+    }
+  }
+}
+
+namespace {
+
+// The API's resource name of a kind: the resource that shows it, else the lower-case plural the
+// API gives kinds it names regularly (PyTorchJob -> pytorchjobs), as discovery would say.
+std::string plural_of(const kind_key& type, const std::vector<section>& sections) {
+  for (const section& s : sections) {
+    for (const resource_def& r : s.resources) {
+      if (r.type == type) {
+        return r.plural.empty() ? r.id : r.plural;
+      }
+    }
+  }
+  std::string lower;
+  for (char c : type.kind) {
+    lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return lower + "s";
+}
+
+// Every (group, resource) the daemon reads: the kinds sections show, what they read of other
+// sections' kinds, what they read on demand (resources, extensions, routes, sections), and the
+// documents polled beside them (as resource/subresource).
+std::set<std::pair<std::string, std::string>> resources_read(const std::vector<section>& sections) {
+  std::set<std::pair<std::string, std::string>> read;
+  auto add = [&](const kind_key& type) { read.emplace(type.group, plural_of(type, sections)); };
+  for (const section& s : sections) {
+    for (const resource_def& r : s.resources) {
+      if (!r.type.kind.empty()) {
+        add(r.type);
+      }
+      for (const kind_key& type : r.reads_on_demand) {
+        add(type);
+      }
+    }
+    for (const kind_reads& reads : s.reads) {
+      add(reads.type);
+    }
+    for (const kind_key& type : s.reads_on_demand) {
+      add(type);
+    }
+    for (const details_extension& extension : s.extensions) {
+      for (const kind_key& type : extension.reads_on_demand) {
+        add(type);
+      }
+    }
+    for (const section_route& route : s.routes) {
+      for (const kind_key& type : route.reads_on_demand) {
+        add(type);
+      }
+    }
+    for (const polled_document& document : s.documents) {
+      read.emplace(document.group, document.resource + "/" + document.subresource);
+    }
+  }
+  return read;
+}
+
+}  // namespace
+
+TEST_CASE("deploy/rbac.yaml grants nothing that no section reads", "[deploy]") {
+  const std::vector<section> sections = all_sections();
+  const auto read = resources_read(sections);
+  auto documents = YAML::LoadAllFromFile((testing::source_dir() / "deploy/rbac.yaml").string());
+  for (const YAML::Node& document : documents) {
+    if (document["kind"].as<std::string>() != "ClusterRole") {
+      continue;
+    }
+    for (const YAML::Node& rule : document["rules"]) {
+      for (const YAML::Node& group : rule["apiGroups"]) {
+        for (const YAML::Node& resource : rule["resources"]) {
+          std::pair<std::string, std::string> granted{group.as<std::string>(), resource.as<std::string>()};
+          INFO("granted: " << granted.first << "/" << granted.second);
+          CHECK(read.contains(granted));
+        }
+      }
     }
   }
 }
