@@ -43,8 +43,10 @@ bool section_catalog::listed(const section& s, const served_kinds& served) const
   if (s.always_listed) {
     return true;
   }
+  // Only the section's own kinds make it appear: the GPU Operator section also shows DaemonSets,
+  // which every cluster serves.
   for (const resource_def& r : s.resources) {
-    if (!r.type.kind.empty() && served.serves(r.type)) {
+    if (!r.type.kind.empty() && r.type.group == s.group && served.serves(r.type)) {
       return true;
     }
   }
@@ -55,7 +57,11 @@ bool section_catalog::served(const section& s, const resource_def& r, const serv
   if (r.type.kind.empty()) {
     return listed(s, served);
   }
-  return s.always_listed || served.serves(r.type);
+  if (s.always_listed) {
+    return true;
+  }
+  // A kind of another group is served as part of the section only while the section is.
+  return served.serves(r.type) && (r.type.group == s.group || listed(s, served));
 }
 
 std::optional<std::string> section_catalog::path_for(const kind_key& type, const std::string& namespace_,

@@ -14,6 +14,20 @@ bool watch_spec::same_watch(const watch_spec& other) const {
          label_selector == other.label_selector && cap == other.cap && demand_only == other.demand_only;
 }
 
+namespace {
+
+// Whether the cluster serves one of the section's own kinds (of its own group).
+bool serves_own_kind(const section& s, const served_kinds& served) {
+  for (const resource_def& r : s.resources) {
+    if (!r.type.kind.empty() && r.type.group == s.group && served.serves(r.type)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const served_kinds& served) {
   struct merged {
     watch_spec spec;
@@ -30,6 +44,11 @@ std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const
       }
       const served_kind* kind = served.find(r.type);
       if (kind == nullptr || kind->versions.empty()) {
+        continue;
+      }
+      // A kind of another group that a section shows beside its own (the GPU Operator's
+      // DaemonSets) is watched only where the section's own kinds are served.
+      if (!s.always_listed && r.type.group != s.group && !serves_own_kind(s, served)) {
         continue;
       }
       auto [it, inserted] = by_kind.try_emplace(r.type);

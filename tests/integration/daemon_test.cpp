@@ -103,7 +103,9 @@ void compare_views(const std::string& live, const std::string& snapshot) {
 }  // namespace
 
 TEST_CASE("sextantd --kubeconfig serves the same views as --snapshot over the same objects", "[integration][daemon]") {
-  test_cluster cluster({{upstream_crds("kueue").string(), upstream_crds("jobset").string()}});
+  // Every operator the demo cluster has objects of.
+  test_cluster cluster({{upstream_crds("kueue").string(), upstream_crds("jobset").string(),
+                         upstream_crds("gpu-operator").string(), upstream_crds("kuberay").string()}});
   admin_client admin = cluster.admin();
 
   // Where each kind is created: the server's own discovery documents.

@@ -147,7 +147,9 @@ void write_jobsets(admin_client& admin) {
 fs::path dump_snapshot(admin_client& admin, const fs::path& dir) {
   fs::create_directories(dir);
   int file = 0;
-  std::vector<std::string> paths = {"/apis/jobset.x-k8s.io/v1alpha2/jobsets", "/apis/batch/v1/jobs", "/api/v1/pods"};
+  // Nodes too: the GPU Operator's MIG rule reads them, so its category is judged in both modes.
+  std::vector<std::string> paths = {"/apis/jobset.x-k8s.io/v1alpha2/jobsets", "/apis/batch/v1/jobs", "/api/v1/pods",
+                                    "/api/v1/nodes"};
   // The CRDs, so that snapshot mode serves the kinds the server serves (a kind without objects
   // is served by its CRD), and every Kueue kind, so that it has read them as the live daemon has.
   paths.push_back("/apis/apiextensions.k8s.io/v1/customresourcedefinitions");

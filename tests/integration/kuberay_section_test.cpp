@@ -126,7 +126,7 @@ fs::path dump_snapshot(admin_client& admin, const fs::path& dir) {
   for (const std::string& path :
        {std::string("/apis/ray.io/v1/rayclusters"), std::string("/apis/ray.io/v1/rayjobs"),
         std::string("/apis/ray.io/v1/rayservices"), std::string("/api/v1/pods"), std::string("/apis/batch/v1/jobs"),
-        std::string("/apis/apiextensions.k8s.io/v1/customresourcedefinitions")}) {
+        std::string("/api/v1/nodes"), std::string("/apis/apiextensions.k8s.io/v1/customresourcedefinitions")}) {
     answer list = admin.get(path);
     INFO("GET " << path << ": " << list.status << " " << list.text.substr(0, 300));
     REQUIRE(list.ok());

@@ -164,6 +164,7 @@ TEST_CASE("the watch plan covers every section that reads a served kind", "[kube
 
   section kueue;
   kueue.id = "kueue";
+  kueue.group = "kueue.x-k8s.io";
   kueue.version_preference = {"v1beta2", "v1beta1"};
   resource_def workloads = resource("workloads", {"kueue.x-k8s.io", "Workload"});
   workloads.cap = 5000;
@@ -260,4 +261,24 @@ TEST_CASE("versions sort as Kubernetes prioritises them", "[kube][discovery]") {
   std::vector<std::string> dra{"v1alpha3", "v1beta1", "v1", "v1beta2"};
   sort_by_version_priority(dra);
   CHECK(dra == std::vector<std::string>{"v1", "v1beta2", "v1beta1", "v1alpha3"});
+}
+
+TEST_CASE("a kind of another group that a section shows is watched only where the section's own kinds are served",
+          "[discovery]") {
+  section gpu;
+  gpu.id = "gpu-operator";
+  gpu.group = "nvidia.com";
+  gpu.resources.push_back(resource("clusterpolicies", {"nvidia.com", "ClusterPolicy"}));
+  gpu.resources.push_back(resource("daemonsets", {"apps", "DaemonSet"}));
+
+  served_kinds served;
+  served.add({{"apps", "DaemonSet"}, "daemonsets", true, {"v1"}});
+  // Every cluster serves DaemonSets; without the operator's kinds they are none of its business.
+  CHECK(plan_watches({gpu}, served).empty());
+
+  served.add({{"nvidia.com", "ClusterPolicy"}, "clusterpolicies", false, {"v1"}});
+  auto plan = plan_watches({gpu}, served);
+  REQUIRE(plan.size() == 2);
+  CHECK(plan[0].name() == "clusterpolicies.nvidia.com");
+  CHECK(plan[1].name() == "daemonsets.apps");
 }
