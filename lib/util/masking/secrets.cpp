@@ -6,6 +6,7 @@
 #include <cctype>
 #include <vector>
 
+#include "snapshot/yaml_documents.hpp"
 #include "util/masking/uris.hpp"
 
 namespace sextant::masking {
@@ -185,7 +186,12 @@ std::optional<std::string> mask_yaml_nested(std::string_view yaml, std::size_t n
     return std::nullopt;
   }
   try {
-    std::vector<YAML::Node> documents = YAML::LoadAll(std::string(yaml));
+    // Document by document with YAML::Load: yaml-cpp 0.7's LoadAll loops forever on some
+    // malformed streams (a leading ","; found by fuzz_masking, jbeder/yaml-cpp#1040).
+    std::vector<YAML::Node> documents;
+    for (const yaml_document_text& document : split_yaml_documents(yaml)) {
+      documents.push_back(YAML::Load(std::string(document.text)));
+    }
     std::string out;
     for (std::size_t i = 0; i < documents.size(); ++i) {
       if (!mask_node(documents[i], 0, nesting)) {
@@ -371,7 +377,8 @@ std::optional<std::string> mask_command_line_nested(std::string_view input, std:
         if (!hide_value_at(text, at, spans)) {
           return std::nullopt;
         }
-        i = std::max(at, spans.back().end);
+        // hide_value_at adds no span for an empty value (a flag at a closing bracket).
+        i = spans.empty() ? at : std::max(at, spans.back().end);
       }
     }
   }

@@ -161,3 +161,20 @@ TEST_CASE("operator text has URL credentials removed", "[masking]") {
   CHECK(out.find("pa55") == std::string::npos);
   CHECK(out.find("host/x") != std::string::npos);
 }
+
+TEST_CASE("a secret-looking flag with nothing after it but a bracket is read, not crashed on", "[masking]") {
+  // Found by fuzz_masking: the flag's value is empty, so no part is hidden.
+  auto masked = mask_command_line("ions:\n-apikey}\n");
+  REQUIRE(masked.has_value());
+  CHECK(*masked == "ions:\n-apikey}\n");
+  CHECK(mask_command_line("run --token") == std::optional<std::string>("run --token"));
+}
+
+TEST_CASE("YAML that makes yaml-cpp 0.7's LoadAll loop forever is read document by document", "[masking]") {
+  // Found by fuzz_masking (a timeout): a stream that starts with ",". Returning at all is the test.
+  CHECK_NOTHROW(mask_yaml(",S"));
+  auto two = mask_yaml("a: 1\n---\ntoken: x\n");
+  REQUIRE(two.has_value());
+  CHECK(two->find("x") == std::string::npos);
+  CHECK(two->find("<hidden>") != std::string::npos);
+}
