@@ -77,12 +77,20 @@ std::optional<time_point> problem_engine::evaluate(const view_context& context) 
       continue;
     }
     category_status& status = statuses[rule.category];
+    auto is_read = [&](const kind_key& type) {
+      const list_completeness completeness = context.store.completeness(type);
+      return completeness.value == list_completeness::state::complete ||
+             completeness.value == list_completeness::state::truncated;
+    };
     std::vector<kind_key> kinds{rule.type};
-    kinds.insert(kinds.end(), rule.reads.begin(), rule.reads.end());
+    // A rule judges objects of its kind: with none (read, and empty, as on a cluster without the
+    // operator), what it would read beside them does not matter, and may not even be watched.
+    if (!is_read(rule.type) || context.store.count(rule.type) > 0) {
+      kinds.insert(kinds.end(), rule.reads.begin(), rule.reads.end());
+    }
     for (const kind_key& type : kinds) {
       const list_completeness completeness = context.store.completeness(type);
-      const bool read = completeness.value == list_completeness::state::complete ||
-                        completeness.value == list_completeness::state::truncated;
+      const bool read = is_read(type);
       if (!read && std::find(status.waiting_for.begin(), status.waiting_for.end(), type) == status.waiting_for.end()) {
         status.waiting_for.push_back(type);
         status.reason += (status.reason.empty() ? "" : "; ") + type.to_string() + ": " +

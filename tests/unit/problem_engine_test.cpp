@@ -115,3 +115,30 @@ TEST_CASE("a rule that throws judges nothing and the others still run", "[proble
   engine.evaluate(cluster.context());
   CHECK(engine.current().size() == 1);
 }
+
+TEST_CASE("a rule with no object of its kind to judge waits for nothing it reads beside", "[problems]") {
+  // The GPU Operator's component rule judges Cluster Policies and reads DaemonSets; on a cluster
+  // without the operator there is no policy, and DaemonSets are not even watched.
+  testing::fixture_cluster cluster(testing::at("2026-11-29T13:00:00Z"));
+  const kind_key policy{"nvidia.com", "ClusterPolicy"};
+  const kind_key daemonset{"apps", "DaemonSet"};
+  problem_rule rule{"gpu", policy, [](const cached_object&, const view_context&) { return std::vector<finding>{}; },
+                    {daemonset}};
+  problem_engine engine({{"gpu", "GPU", true}}, {rule});
+  cluster.store.set_completeness(daemonset, {list_completeness::state::not_synced, "not watched"});
+
+  engine.evaluate(cluster.context());
+  CHECK_FALSE(engine.status("gpu").evaluated);  // the policies are not read yet either
+  CHECK(engine.status("gpu").waiting_for.size() == 2);
+
+  cluster.store.set_completeness(policy, {list_completeness::state::complete, ""});
+  engine.evaluate(cluster.context());
+  CHECK(engine.status("gpu").evaluated);
+
+  // With a policy to judge, its DaemonSets matter again.
+  cluster.load_yaml("apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata: {name: p, uid: p1}\n");
+  cluster.store.set_completeness(policy, {list_completeness::state::complete, ""});
+  engine.evaluate(cluster.context());
+  CHECK_FALSE(engine.status("gpu").evaluated);
+  CHECK(engine.status("gpu").waiting_for == std::vector<kind_key>{daemonset});
+}
