@@ -118,17 +118,9 @@ void write_objects(admin_client& admin) {
 }
 
 fs::path dump_snapshot(admin_client& admin, const fs::path& dir) {
-  fs::create_directories(dir);
-  int file = 0;
-  for (const std::string& path :
-       {policies, drivers, std::string("/apis/apps/v1/daemonsets"), nodes, std::string("/api/v1/pods"),
-        std::string("/apis/apiextensions.k8s.io/v1/customresourcedefinitions")}) {
-    answer list = admin.get(path);
-    INFO("GET " << path << ": " << list.status << " " << list.text.substr(0, 300));
-    REQUIRE(list.ok());
-    write_text(dir / ("list-" + std::to_string(file++) + ".json"), list.text);
-  }
-  return dir;
+  return dump_lists(admin, dir,
+                    {policies, drivers, "/apis/apps/v1/daemonsets", nodes, "/api/v1/pods",
+                     "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"});
 }
 
 const json* component(const json& view, const std::string& name) {

@@ -145,8 +145,6 @@ void write_jobsets(admin_client& admin) {
 }
 
 fs::path dump_snapshot(admin_client& admin, const fs::path& dir) {
-  fs::create_directories(dir);
-  int file = 0;
   // Nodes too: the GPU Operator's MIG rule reads them, so its category is judged in both modes.
   std::vector<std::string> paths = {"/apis/jobset.x-k8s.io/v1alpha2/jobsets", "/apis/batch/v1/jobs", "/api/v1/pods",
                                     "/api/v1/nodes"};
@@ -157,13 +155,7 @@ fs::path dump_snapshot(admin_client& admin, const fs::path& dir) {
                              "cohorts", "workloadpriorityclasses"}) {
     paths.push_back(std::string("/apis/kueue.x-k8s.io/v1beta2/") + plural);
   }
-  for (const std::string& path : paths) {
-    answer list = admin.get(path);
-    INFO("GET " << path << ": " << list.status << " " << list.text.substr(0, 300));
-    REQUIRE(list.ok());
-    write_text(dir / ("list-" + std::to_string(file++) + ".json"), list.text);
-  }
-  return dir;
+  return dump_lists(admin, dir, paths);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "test_cluster.hpp"
 #include "util/time.hpp"
 
 namespace sextant::integration {
@@ -40,6 +41,19 @@ json write_status(admin_client& admin, const std::string& collection, json objec
   INFO(written.status << " " << written.text.substr(0, 500) << written.error);
   REQUIRE(written.ok());
   return written.body();
+}
+
+std::filesystem::path dump_lists(admin_client& admin, const std::filesystem::path& dir,
+                                 const std::vector<std::string>& paths) {
+  std::filesystem::create_directories(dir);
+  int file = 0;
+  for (const std::string& path : paths) {
+    answer list = admin.get(path);
+    INFO("GET " << path << ": " << list.status << " " << list.text.substr(0, 300));
+    REQUIRE(list.ok());
+    write_text(dir / ("list-" + std::to_string(file++) + ".json"), list.text);
+  }
+  return dir;
 }
 
 std::string ago(std::chrono::minutes minutes) {

@@ -3,8 +3,10 @@
 // create objects, write their status, read them back, and wait for a controller's answer.
 // Failures stop the test (REQUIRE) with the server's words.
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "admin_client.hpp"
 #include "util/json.hpp"
@@ -25,6 +27,12 @@ json create(admin_client& admin, const std::string& collection, const json& obje
 // Writes `status` through the object's /status subresource, as a kubelet or a controller would;
 // returns what the server stored.
 json write_status(admin_client& admin, const std::string& collection, json object, const json& status);
+
+// Writes what the server lists at each path into `dir`, one file a list, as `kubectl get -o
+// json` would dump them: a snapshot of the same objects for the daemon's --snapshot mode.
+// Name the CRDs' path too, so that the snapshot serves the kinds the server serves.
+std::filesystem::path dump_lists(admin_client& admin, const std::filesystem::path& dir,
+                                 const std::vector<std::string>& paths);
 
 // A time `minutes` before now, as RFC 3339: what a controller wrote that long ago.
 std::string ago(std::chrono::minutes minutes);
