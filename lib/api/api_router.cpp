@@ -362,6 +362,9 @@ api_response api_router::sections(const parsed_target& target) {
     }
     json resources = json::array();
     for (const resource_def& r : s.resources) {
+      if (!r.shown) {
+        continue;
+      }
       resources.push_back({{"id", r.id},
                            {"title", r.title},
                            {"kind", r.type.kind.empty() ? json(nullptr) : json(r.type.kind)},

@@ -21,7 +21,7 @@ resource_match section_catalog::find_resource(const std::string& section_id, con
     return {};
   }
   for (const resource_def& r : s->resources) {
-    if (r.id == resource_id) {
+    if (r.shown && r.id == resource_id) {
       return {s, &r};
     }
   }
@@ -31,7 +31,7 @@ resource_match section_catalog::find_resource(const std::string& section_id, con
 resource_match section_catalog::resource_for_kind(const kind_key& type) const {
   for (const section& s : sections_) {
     for (const resource_def& r : s.resources) {
-      if (!r.type.kind.empty() && r.type == type) {
+      if (r.shown && !r.type.kind.empty() && r.type == type) {
         return {&s, &r};
       }
     }

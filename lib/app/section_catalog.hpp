@@ -22,6 +22,7 @@ class section_catalog {
 
   const std::vector<section>& sections() const { return sections_; }
   const section* find_section(const std::string& id) const;
+  // Resources that are not `shown` are found by neither: they have no page.
   resource_match find_resource(const std::string& section_id, const std::string& resource_id) const;
   // The resource that shows objects of a kind (the first registered).
   resource_match resource_for_kind(const kind_key& type) const;

@@ -3,7 +3,11 @@
 namespace sextant::kube {
 
 std::string resource_target::collection_path() const {
-  return (type.group.empty() ? "/api/" + version : "/apis/" + type.group + "/" + version) + "/" + plural;
+  std::string path = type.group.empty() ? "/api/" + version : "/apis/" + type.group + "/" + version;
+  if (!namespace_.empty()) {
+    path += "/namespaces/" + namespace_;
+  }
+  return path + "/" + plural;
 }
 
 api_lister_watcher::api_lister_watcher(api_client& client, json_decoder& decoder, resource_target target)

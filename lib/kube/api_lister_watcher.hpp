@@ -19,9 +19,10 @@ struct resource_target {
   std::string version;  // "v1beta2"
   std::string plural;   // "workloads"
   std::string label_selector;
+  std::string namespace_;  // set: only this namespace's objects
 
   std::string api_version() const { return type.group.empty() ? version : type.group + "/" + version; }
-  // "/apis/kueue.x-k8s.io/v1beta2/workloads", "/api/v1/pods"
+  // "/apis/kueue.x-k8s.io/v1beta2/workloads", "/api/v1/pods", "/apis/apps/v1/namespaces/ns/daemonsets"
   std::string collection_path() const;
 };
 

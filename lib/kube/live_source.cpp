@@ -45,6 +45,28 @@ live_source::live_source(net::any_io_executor executor, connection_config config
   metrics_.describe(forbidden_metric, metrics_registry::metric_type::gauge,
                     "Whether the API server forbids reading a watched resource (1): synced, but nothing is known.");
   std::weak_ptr<bool> alive = alive_;
+  // A change to what names a watched kind's namespace (a Cluster Policy's status.namespace) can
+  // move that watch: plan again now, not at the next sweep.
+  std::set<kind_key> namers;
+  for (const section& s : sections_) {
+    for (const resource_def& r : s.resources) {
+      if (r.namespace_from) {
+        namers.insert(r.namespace_from->type);
+      }
+    }
+  }
+  if (!namers.empty()) {
+    store_.add_listener([this, alive, namers](const object_store::change& change) {
+      if (alive.lock() && namers.contains(change.object->type)) {
+        wake();
+      }
+    });
+    store_.add_completeness_listener([this, alive, namers](const kind_key& type) {
+      if (alive.lock() && namers.contains(type)) {
+        wake();
+      }
+    });
+  }
   metrics_.add_collector([this, alive](metrics_registry& registry) {
     if (alive.lock()) {
       collect(registry);
@@ -128,6 +150,15 @@ std::vector<std::string> live_source::readiness() const {
       waiting.push_back(r.spec.name());
     }
   }
+  // A kind held until its namespace is known waits while what names it is being read, and
+  // while the plan has not yet caught up with a namespace just named.
+  for (const auto& [type, spec] : held_) {
+    const namespace_source& source = *spec.scoped_by;
+    const std::optional<std::set<std::string>> named = namespaces_named(store_, source);
+    if (store_.completeness(source.type).value == list_completeness::state::not_synced || (named && !named->empty())) {
+      waiting.push_back(spec.name());
+    }
+  }
   return waiting;
 }
 
@@ -179,7 +210,7 @@ bool live_source::wanted(const watch_spec& spec, std::chrono::steady_clock::time
 }
 
 void live_source::start_watch(const watch_spec& spec) {
-  resource_target target{spec.type, spec.version, spec.plural, spec.label_selector};
+  resource_target target{spec.type, spec.version, spec.plural, spec.label_selector, spec.namespace_};
   auto source = std::make_unique<api_lister_watcher>(client_, decoder_, target);
   reflector_options options = options_.reflector;
   options.cap = spec.cap;
@@ -192,7 +223,8 @@ void live_source::start_watch(const watch_spec& spec) {
                                                rediscover();
                                              }
                                            });
-  spdlog::info("live: watching {} ({}{}{})", spec.name(), target.api_version(),
+  spdlog::info("live: watching {} ({}{}{}{})", spec.name(), target.api_version(),
+               spec.namespace_.empty() ? "" : ", namespace " + spec.namespace_,
                spec.label_selector.empty() ? "" : ", selector " + spec.label_selector,
                spec.cap == 0 ? "" : ", at most " + std::to_string(spec.cap));
   if (known_empty_.erase(spec.type) > 0) {
@@ -220,15 +252,34 @@ void live_source::stop_watch(const kind_key& type, bool clear, bool quiet) {
   }
 }
 
+void live_source::hold_unwatched(const watch_spec& spec) {
+  stop_watch(spec.type, false, true);
+  held_[spec.type] = spec;
+  if (store_.count(spec.type) > 0) {
+    store_.replace_all(spec.type, {});
+  }
+  if (store_.completeness(spec.type).reason != spec.not_watched_because) {
+    spdlog::info("live: {} {}", spec.name(), spec.not_watched_because);
+    store_.set_completeness(spec.type,
+                            list_completeness{list_completeness::state::not_synced, spec.not_watched_because});
+  }
+}
+
 void live_source::reconcile() {
   const auto now = std::chrono::steady_clock::now();
   for (auto it = demanded_.begin(); it != demanded_.end();) {
     it = now - it->second >= options_.demand_ttl ? demanded_.erase(it) : std::next(it);
   }
   std::set<kind_key> planned;
-  for (const watch_spec& spec : plan_watches(sections_, served_)) {
+  const named_namespaces named = [this](const namespace_source& source) { return namespaces_named(store_, source); };
+  for (const watch_spec& spec : plan_watches(sections_, served_, named)) {
     planned.insert(spec.type);
     auto it = running_.find(spec.type);
+    if (!spec.not_watched_because.empty()) {
+      hold_unwatched(spec);
+      continue;
+    }
+    held_.erase(spec.type);
     if (!wanted(spec, now)) {
       stop_watch(spec.type, true);
       continue;
@@ -238,7 +289,9 @@ void live_source::reconcile() {
         it->second.spec = spec;
         continue;
       }
-      stop_watch(spec.type, false);  // another version or selector: the new list replaces all
+      // Another version or selector: the new list replaces all. Another namespace: what the old
+      // one held is no longer watched, so it goes now.
+      stop_watch(spec.type, it->second.spec.namespace_ != spec.namespace_);
     }
     start_watch(spec);
   }
@@ -248,6 +301,7 @@ void live_source::reconcile() {
       unserved.push_back(type);
     }
   }
+  std::erase_if(held_, [&planned](const auto& entry) { return !planned.contains(entry.first); });
   for (const kind_key& type : unserved) {
     stop_watch(type, true);
   }

@@ -85,6 +85,9 @@ class live_source {
   bool wanted(const watch_spec& spec, std::chrono::steady_clock::time_point now) const;
   void start_watch(const watch_spec& spec);
   void stop_watch(const kind_key& type, bool clear, bool quiet = false);
+  // A planned kind that must not be watched now (its namespace is not known): nothing of it is
+  // known, and its lists say why.
+  void hold_unwatched(const watch_spec& spec);
   void wake();
   void collect(metrics_registry& metrics) const;
 
@@ -100,6 +103,7 @@ class live_source {
   json_decoder decoder_;
 
   std::map<kind_key, running> running_;
+  std::map<kind_key, watch_spec> held_;  // planned, but not watched until their namespace is known
   std::map<kind_key, std::chrono::steady_clock::time_point> demanded_;
   std::set<kind_key> known_empty_;  // section kinds the cluster does not serve: complete and empty
   std::function<bool(const std::string&)> category_enabled_;

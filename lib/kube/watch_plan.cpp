@@ -11,7 +11,8 @@ std::string watch_spec::name() const {
 
 bool watch_spec::same_watch(const watch_spec& other) const {
   return type == other.type && version == other.version && plural == other.plural &&
-         label_selector == other.label_selector && cap == other.cap && demand_only == other.demand_only;
+         label_selector == other.label_selector && cap == other.cap && demand_only == other.demand_only &&
+         namespace_ == other.namespace_ && not_watched_because == other.not_watched_because;
 }
 
 namespace {
@@ -26,14 +27,72 @@ bool serves_own_kind(const section& s, const served_kinds& served) {
   return false;
 }
 
+bool is_dns_label(std::string_view name) {
+  if (name.empty() || name.size() > 63 || name.front() == '-' || name.back() == '-') {
+    return false;
+  }
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+}
+
+// The title of the resource that shows a kind ("Cluster Policies"), for the words of a wait.
+std::string title_of(const std::vector<section>& sections, const kind_key& type) {
+  for (const section& s : sections) {
+    for (const resource_def& r : s.resources) {
+      if (r.type == type && !r.title.empty()) {
+        return r.title;
+      }
+    }
+  }
+  return type.kind + " objects";
+}
+
+// Narrows a namespace-sourced watch to what its source names (see plan_watches).
+void scope_to_source(watch_spec& spec, const namespace_source& source, const std::vector<section>& sections,
+                     const named_namespaces& named) {
+  if (!spec.namespaced || !named) {
+    return;
+  }
+  spec.scoped_by = source;
+  const std::string source_title = title_of(sections, source.type);
+  std::optional<std::set<std::string>> namespaces = named(source);
+  if (!namespaces) {
+    spec.not_watched_because = "not watched yet: the " + source_title + " that name its namespace are not read in full";
+  } else if (namespaces->empty()) {
+    spec.not_watched_because = "not watched: none of the " + source_title + " names its namespace yet";
+  } else if (namespaces->size() == 1) {
+    spec.namespace_ = *namespaces->begin();
+  }
+}
+
 }  // namespace
 
-std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const served_kinds& served) {
+std::optional<std::set<std::string>> namespaces_named(const object_store& store, const namespace_source& source) {
+  if (!store.completeness(source.type).complete()) {
+    return std::nullopt;
+  }
+  std::set<std::string> out;
+  for (const object_ptr& object : store.list(source.type)) {
+    const packed_value* at = &object->body();
+    for (const std::string& step : source.field) {
+      at = &(*at)[step];
+    }
+    if (at->is_string() && is_dns_label(at->string_view())) {
+      out.emplace(at->string_view());
+    }
+  }
+  return out;
+}
+
+std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const served_kinds& served,
+                                     const named_namespaces& named) {
   struct merged {
     watch_spec spec;
     bool any_unselected = false;
     bool any_uncapped = false;
     bool any_undemanded = false;
+    bool any_unscoped = false;
+    std::optional<namespace_source> source;
   };
   std::map<kind_key, merged> by_kind;
   std::vector<kind_key> order;
@@ -68,6 +127,13 @@ std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const
       m.any_unselected = m.any_unselected || r.label_selector.empty();
       m.any_uncapped = m.any_uncapped || r.cap == 0;
       m.spec.cap = std::max(m.spec.cap, r.cap);
+      if (!r.namespace_from) {
+        m.any_unscoped = true;
+      } else if (!m.source) {
+        m.source = r.namespace_from;
+      } else if (m.source->type != r.namespace_from->type || m.source->field != r.namespace_from->field) {
+        m.any_unscoped = true;  // two sources could name two namespaces: read them all
+      }
       if (r.on_demand_category.empty()) {
         m.any_undemanded = true;
       } else if (std::find(m.spec.demand_categories.begin(), m.spec.demand_categories.end(), r.on_demand_category) ==
@@ -93,6 +159,7 @@ std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const
       m.spec.demand_only = true;
       m.any_unselected = true;
       m.any_uncapped = true;
+      m.any_unscoped = true;
     }
   }
   std::vector<watch_spec> out;
@@ -106,6 +173,9 @@ std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const
     }
     if (m.any_undemanded || m.spec.demand_only) {
       m.spec.demand_categories.clear();
+    }
+    if (!m.any_unscoped && m.source) {
+      scope_to_source(m.spec, *m.source, sections, named);
     }
     out.push_back(std::move(m.spec));
   }

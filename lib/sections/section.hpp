@@ -47,6 +47,13 @@ struct computed_list {
   std::string incomplete_reason;
 };
 
+// Where a kind's objects live when another object says (the GPU Operator's DaemonSets live in the
+// namespace its Cluster Policy names in status.namespace): live mode watches the kind only there.
+struct namespace_source {
+  kind_key type;                   // the kind whose objects name the namespace
+  std::vector<std::string> field;  // where they name it: {"status", "namespace"}
+};
+
 struct resource_def {
   std::string id;      // the route segment: "workloads"
   std::string title;   // "Workloads"
@@ -72,6 +79,12 @@ struct resource_def {
   // Kinds read on demand that this resource's details read (a Cluster Queue's waiting list
   // reads Workloads): asking for the details asks for them.
   std::vector<kind_key> reads_on_demand;
+
+  // False for a kind watched and cached only for the section's own views (the GPU Operator's
+  // DaemonSets, shown inside its components): no page, route or link of its own.
+  bool shown = true;
+  // Set to watch the kind only in the namespace(s) other objects name; see watch_plan.hpp.
+  std::optional<namespace_source> namespace_from;
 };
 
 // "Read on demand", the one concept behind `on_demand_category` and `reads_on_demand`: a kind too

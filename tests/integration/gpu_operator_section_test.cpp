@@ -3,7 +3,8 @@
 // and labelled GPU nodes are written with their status through /status, as the operator, the
 // DaemonSet controller and the kubelet would. `sextantd --kubeconfig` then serves the views
 // `sextantd --snapshot` gives over the same objects dumped from the server; a DaemonSet that
-// rolls out while watched and a node whose MIG state changes follow the cluster.
+// rolls out while watched and a node whose MIG state changes follow the cluster. DaemonSets are
+// watched only in the namespace the Cluster Policy names, and the watch moves when it does.
 
 #include <thread>
 
@@ -21,13 +22,17 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* ns = "gpu-operator";
+// Another namespace holding a DaemonSet by a component's name: none of the operator's, until the
+// policy names this namespace.
+constexpr const char* elsewhere = "elsewhere";
 const std::string policies = "/apis/nvidia.com/v1/clusterpolicies";
 const std::string drivers = "/apis/nvidia.com/v1alpha1/nvidiadrivers";
 const std::string daemonsets = std::string("/apis/apps/v1/namespaces/") + ns + "/daemonsets";
+const std::string elsewhere_daemonsets = std::string("/apis/apps/v1/namespaces/") + elsewhere + "/daemonsets";
 const std::string nodes = "/api/v1/nodes";
 
-json daemonset(const std::string& name, const json& owner = nullptr) {
-  json metadata = {{"name", name}, {"namespace", ns}, {"labels", {{"app", name}}}};
+json daemonset(const std::string& name, const json& owner = nullptr, const std::string& in = ns) {
+  json metadata = {{"name", name}, {"namespace", in}, {"labels", {{"app", name}}}};
   if (!owner.is_null()) {
     metadata["ownerReferences"] = json::array({owner});
   }
@@ -64,7 +69,11 @@ json gpu_node(const std::string& name, const std::string& state) {
 }
 
 void write_objects(admin_client& admin) {
-  create(admin, "/api/v1/namespaces", {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
+  for (const char* name : {ns, elsewhere}) {
+    create(admin, "/api/v1/namespaces", {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", name}}}});
+  }
+  json stray = create(admin, elsewhere_daemonsets, daemonset("nvidia-container-toolkit-daemonset", nullptr, elsewhere));
+  write_status(admin, elsewhere_daemonsets, stray, rollout(3, 3, 3, 1));
   json policy = create(admin, policies,
                        {{"apiVersion", "nvidia.com/v1"},
                         {"kind", "ClusterPolicy"},
@@ -121,6 +130,14 @@ fs::path dump_snapshot(admin_client& admin, const fs::path& dir) {
   return dump_lists(admin, dir,
                     {policies, drivers, "/apis/apps/v1/daemonsets", nodes, "/api/v1/pods",
                      "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"});
+}
+
+// What the live daemon caches of DaemonSets, from its metrics.
+std::string cached_daemonsets(const sextantd_process& daemon) {
+  const std::string text = http_get(daemon.url(), "/metrics").text;
+  const std::string key = "sextant_watch_cache_objects{resource=\"daemonsets.apps\"} ";
+  const std::size_t at = text.find(key);
+  return at == std::string::npos ? "not watched" : text.substr(at + key.size(), text.find('\n', at) - at - key.size());
 }
 
 const json* component(const json& view, const std::string& name) {
@@ -191,4 +208,21 @@ TEST_CASE("sextantd --kubeconfig serves the GPU Operator views --snapshot serves
   json failed = wait_for([&] { return live.get("/api/v1/core/nodes/gpu-b"); },
                          [](const json& v) { return v["gpu"]["mig"].value("configState", "") == "failed"; });
   CHECK(failed["gpu"]["mig"]["configState"] == "failed");
+
+  // Only the operator's namespace is watched: its four DaemonSets, not the one elsewhere.
+  CHECK(cached_daemonsets(live) == "4");
+
+  // The policy names another namespace: the watch moves there, and the container toolkit found
+  // there is the one the views show.
+  json named = admin.get(policies + "/cluster-policy").body();
+  named["status"]["namespace"] = elsewhere;
+  REQUIRE(admin.put(policies + "/cluster-policy/status", named).ok());
+  json moved = wait_for([&] { return live.get(details); },
+                        [](const json& v) {
+                          const json* row = component(v, "container toolkit");
+                          return row != nullptr && (*row)["status"] == "rolled out";
+                        });
+  CHECK((*component(moved, "container toolkit"))["status"] == "rolled out");
+  CHECK((*component(moved, "device plugin"))["status"] == "expected but not found");
+  CHECK(cached_daemonsets(live) == "1");
 }

@@ -31,12 +31,12 @@ section make_section() {
   gpunodes.list_computed = list_gpu_nodes;
   s.resources.push_back(std::move(gpunodes));
 
-  // The operator's DaemonSets, one per component: no other section reads DaemonSets. Their
-  // rollout is all the views read. TODO(watch scope): every namespace is watched; the watch plan
-  // cannot yet narrow a watch to the namespace another object (status.namespace) names.
+  // The operator's DaemonSets, one per component, shown inside the components and drivers: no
+  // page of their own. They live in the namespace the Cluster Policy names, and only that one is
+  // watched. Their rollout is all the views read.
   resource_def daemonsets = kind_resource("daemonsets", "DaemonSets", daemonset_kind, scope::namespaced);
-  daemonsets.state = daemonset_state;
-  daemonsets.summarize = daemonset_summary;
+  daemonsets.shown = false;
+  daemonsets.namespace_from = namespace_source{cluster_policy_kind, {"status", "namespace"}};
   daemonsets.profile = ingest_profile::keeping({"status"});
   s.resources.push_back(std::move(daemonsets));
 

@@ -30,8 +30,6 @@ void policy_details(const cached_object& policy, const view_context& context, de
 object_state driver_state(const cached_object& driver, const view_context& context);
 void driver_summary(const cached_object& driver, const view_context& context, json& summary);
 void driver_details(const cached_object& driver, const view_context& context, details_view& view);
-object_state daemonset_state(const cached_object& daemonset, const view_context& context);
-void daemonset_summary(const cached_object& daemonset, const view_context& context, json& summary);
 computed_list list_gpu_nodes(const view_context& context);
 void extend_node_details(const cached_object& node, const view_context& context, details_view& view);
 std::vector<problem_rule> problem_rules();

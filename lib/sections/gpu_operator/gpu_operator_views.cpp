@@ -135,15 +135,6 @@ void driver_details(const cached_object& driver, const view_context& context, de
   view.blocks["conditions"] = status_conditions_json(body);
 }
 
-object_state daemonset_state(const cached_object& daemonset, const view_context&) {
-  rollout r = read_rollout(daemonset.body());
-  return {r.rolled_out ? "Rolled out" : "Rolling out", "", r.words};
-}
-
-void daemonset_summary(const cached_object& daemonset, const view_context&, json& summary) {
-  summary["rollout"] = rollout_json(read_rollout(daemonset.body()));
-}
-
 computed_list list_gpu_nodes(const view_context& context) {
   computed_list out;
   std::vector<object_ptr> nodes = context.store.with_label(core::node_kind, std::string(gpu_present_label), "true");

@@ -222,9 +222,9 @@ TEST_CASE("the watch plan covers every section that reads a served kind", "[kube
 }
 
 TEST_CASE("list and watch requests carry the reflector's parameters", "[kube][discovery]") {
-  resource_target nodes{{"", "Node"}, "v1", "nodes", "nvidia.com/gpu.present=true"};
+  resource_target nodes{{"", "Node"}, "v1", "nodes", "nvidia.com/gpu.present=true", ""};
   CHECK(nodes.collection_path() == "/api/v1/nodes");
-  resource_target workloads{{"kueue.x-k8s.io", "Workload"}, "v1beta2", "workloads", ""};
+  resource_target workloads{{"kueue.x-k8s.io", "Workload"}, "v1beta2", "workloads", "", ""};
   CHECK(workloads.collection_path() == "/apis/kueue.x-k8s.io/v1beta2/workloads");
   CHECK(workloads.api_version() == "kueue.x-k8s.io/v1beta2");
 

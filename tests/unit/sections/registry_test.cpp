@@ -122,7 +122,12 @@ TEST_CASE("every kind is owned by exactly one resource, and every kind a section
         CHECK_FALSE(r.profile.has_value());
         continue;
       }
-      CHECK(static_cast<bool>(r.state));
+      // A kind with no page (shown = false) has nothing to render either.
+      CHECK(static_cast<bool>(r.state) == r.shown);
+      if (!r.shown) {
+        CHECK_FALSE(static_cast<bool>(r.summarize));
+        CHECK_FALSE(static_cast<bool>(r.details));
+      }
       CHECK_FALSE(static_cast<bool>(r.list_computed));
       CHECK_FALSE(r.plural.empty());
       owners[r.type].push_back(s.id + "/" + r.id);

@@ -9,6 +9,7 @@
 #include "sections/core/core_section.hpp"
 #include "sections/gpu_operator/gpu_operator_reading.hpp"
 #include "sections/gpu_operator/gpu_operator_section.hpp"
+#include "support/demo_daemon.hpp"
 #include "support/section_views.hpp"
 
 using namespace sextant;
@@ -365,8 +366,39 @@ status: {capacity: [1], allocatable: {nvidia.com/gpu: {}}}
   json node;
   REQUIRE_NOTHROW(node = testing::view_of(cluster, core::node_kind, "", "bad-node"));
   CHECK(node["gpu"]["count"].is_null());
-  REQUIRE_NOTHROW(testing::view_of(cluster, daemonset_kind, "gpu-operator", "nvidia-driver-daemonset"));
+  // A DaemonSet has no page: its rollout is read for the components.
+  object_ptr daemonset = cluster.get("apps", "DaemonSet", "gpu-operator", "nvidia-driver-daemonset");
+  REQUIRE(daemonset != nullptr);
+  REQUIRE_NOTHROW(read_rollout(daemonset->body()));
   section s = make_section();
   problem_engine engine(s.categories, s.rules);
   REQUIRE_NOTHROW(engine.evaluate(cluster.context()));
+}
+
+TEST_CASE("the operator's DaemonSets have no page of their own: they show inside the components", "[gpu-operator]") {
+  testing::demo_daemon demo;
+  auto [status, sections] = demo.get("/api/v1/sections");
+  REQUIRE(status == 200);
+  std::vector<std::string> resources;
+  for (const json& s : sections["sections"]) {
+    if (s["id"] == "gpu-operator") {
+      for (const json& r : s["resources"]) {
+        resources.push_back(r["id"]);
+      }
+    }
+  }
+  CHECK(resources == std::vector<std::string>{"clusterpolicies", "nvidiadrivers", "gpunodes"});
+  CHECK(demo.get("/api/v1/gpu-operator/daemonsets").first == 404);
+
+  auto [details_status, policy] = demo.get("/api/v1/gpu-operator/clusterpolicies/cluster-policy");
+  REQUIRE(details_status == 200);
+  bool linked = false;
+  for (const json& link : policy["links"]) {
+    if (link["rel"] == "daemonset") {
+      linked = true;
+      CHECK(link["path"].is_null());  // no page to point to; the link still names the object
+      CHECK(link["kind"] == "DaemonSet");
+    }
+  }
+  CHECK(linked);
 }
