@@ -2,7 +2,11 @@
 
 #include <malloc.h>
 
+#include <utility>
+
 #include <spdlog/spdlog.h>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
@@ -23,6 +27,8 @@ namespace {
 constexpr auto evaluation_debounce = std::chrono::milliseconds(200);
 // The longest a render runs before it lets the loop serve others.
 constexpr auto render_slice = std::chrono::microseconds(2000);
+// The same for a problem evaluation (17 ms in one step at 5000 Workloads before it was sliced).
+constexpr auto problem_slice = std::chrono::microseconds(2000);
 // How often a mounted settings ConfigMap is looked at; the kubelet itself updates the mount
 // within about a minute of an edit.
 constexpr auto settings_reload_interval = std::chrono::seconds(5);
@@ -73,7 +79,7 @@ void app::start() {
     state_->on_settings_changed = [this] { schedule_problem_evaluation(); };
   } else {
     // Everything is read already: a category turned on is judged before the PUT answers.
-    state_->on_settings_changed = [this] { evaluate_problems_now(); };
+    state_->on_settings_changed = [this] { evaluate_problems_at_once(); };
   }
   if (!config_.snapshot.empty()) {
     load_snapshot();
@@ -100,7 +106,11 @@ void app::start() {
       shutdown();
     }
   });
-  evaluate_problems_now();
+  if (config_.snapshot.empty()) {
+    evaluate_problems_now();
+  } else {
+    evaluate_problems_at_once();  // a snapshot is read in full: its first answer has its problems
+  }
 }
 
 asio::awaitable<api_response> app::answer(api_request request) {
@@ -266,11 +276,50 @@ void app::evaluate_problems_now() {
   if (stopping_) {
     return;
   }
+  if (problem_pass_running_) {
+    evaluate_again_ = true;  // the pass under way keeps going: under churn one still finishes
+    return;
+  }
+  problem_pass_running_ = true;
+  state_->problems.begin(state_->context());
+  asio::co_spawn(io_, judge_problems(), asio::detached);
+}
+
+void app::evaluate_problems_at_once() {
+  if (stopping_) {
+    return;
+  }
   const auto started = std::chrono::steady_clock::now();
-  std::optional<time_point> next_due = state_->evaluate_problems();
+  state_->evaluate_problems();  // a pass under way is abandoned; its coroutine then ends
   monitor_->step_took("problems", std::chrono::steady_clock::now() - started);
+  after_problem_pass();
+}
+
+asio::awaitable<void> app::judge_problems() {
+  using steady = std::chrono::steady_clock;
+  while (!stopping_) {
+    const steady::time_point started = steady::now();
+    const bool done = state_->problems.step(problem_slice);
+    monitor_->step_took("problems", steady::now() - started);
+    if (done) {
+      break;
+    }
+    co_await asio::post(io_, asio::use_awaitable);
+  }
+  problem_pass_running_ = false;
+  if (stopping_) {
+    co_return;
+  }
+  after_problem_pass();
+  if (std::exchange(evaluate_again_, false)) {
+    evaluate_problems_now();
+  }
+}
+
+void app::after_problem_pass() {
   release_freed_memory();
   due_timer_.cancel();
+  const std::optional<time_point> next_due = state_->problems.next_due();
   if (!next_due) {
     return;
   }

@@ -46,7 +46,12 @@ class app {
   void load_snapshot();
   void start_live();
   void schedule_problem_evaluation();
+  // Starts a problem evaluation now (or right after the one under way), judged a slice at a time.
   void evaluate_problems_now();
+  // Evaluates in one step, for an answer that must wait for it (a snapshot's settings PUT).
+  void evaluate_problems_at_once();
+  boost::asio::awaitable<void> judge_problems();
+  void after_problem_pass();
   void release_freed_memory();
   void register_metrics();
   void start_probes();
@@ -65,6 +70,8 @@ class app {
   boost::asio::steady_timer due_timer_;
   boost::asio::steady_timer settings_timer_;  // re-reads a settings ConfigMap
   bool evaluation_pending_ = false;
+  bool problem_pass_running_ = false;
+  bool evaluate_again_ = false;  // asked for while a pass ran: another follows it
   std::size_t changes_since_trim_ = 0;
   bool stopping_ = false;
   std::shared_ptr<kube::live_source> live_source_;  // the live cluster source, when not in snapshot mode

@@ -67,8 +67,7 @@ category_status problem_engine::status(const std::string& category) const {
   return it->second;
 }
 
-std::optional<time_point> problem_engine::evaluate(const view_context& context) {
-  ++evaluations_;
+std::map<std::string, category_status> problem_engine::statuses_of(const view_context& context) const {
   // What each enabled category still waits for: a kind read whole, or cut at its cap (judged as
   // far as it goes, and the views say it is cut), counts as read.
   std::map<std::string, category_status> statuses;
@@ -104,61 +103,110 @@ std::optional<time_point> problem_engine::evaluate(const view_context& context) 
       status.evaluated = status.waiting_for.empty();
     }
   }
-  if (status_ != statuses) {
-    ++generation_;  // the problem list says which categories are judged
+  return statuses;
+}
+
+std::optional<time_point> problem_engine::evaluate(const view_context& context) {
+  begin(context);
+  step(std::chrono::steady_clock::duration::max());
+  return next_due_;
+}
+
+void problem_engine::begin(const view_context& context) {
+  ++evaluations_;
+  pass_.emplace(context);
+  pass_->statuses = statuses_of(context);
+  pass_->judged = enabled_;
+}
+
+bool problem_engine::step(std::chrono::steady_clock::duration budget) {
+  using steady = std::chrono::steady_clock;
+  if (!pass_) {
+    return true;
   }
-  status_ = std::move(statuses);
-  std::map<finding_key, time_point> still_seen;
-  std::vector<problem> now_current;
-  std::optional<time_point> next_due;
-  for (std::size_t index = 0; index < rules_.size(); ++index) {
-    const problem_rule& rule = rules_[index];
-    if (!enabled(rule.category) || !rule.evaluate) {
+  const steady::time_point started = steady::now();
+  // Saturating: evaluate() asks for no limit with duration::max().
+  const steady::time_point deadline =
+      budget >= steady::time_point::max() - started ? steady::time_point::max() : started + budget;
+  pass& p = *pass_;
+  while (p.rule < rules_.size()) {
+    const problem_rule& rule = rules_[p.rule];
+    if (!p.judged.contains(rule.category) || !enabled(rule.category) || !rule.evaluate) {
+      ++p.rule;
       continue;
     }
-    for (const object_ptr& object : context.store.list(rule.type)) {
-      std::vector<finding> findings;
-      try {
-        findings = rule.evaluate(*object, context);
-      } catch (const std::exception& error) {
-        if (on_rule_failure_) {
-          on_rule_failure_(rule, *object, error.what());
-        }
-        continue;  // a rule that cannot read an object judges nothing of it
-      }
-      for (finding& found : findings) {
-        finding_key key{rule.category, index, object->uid.empty() ? object->key() : object->uid, found.id};
-        auto seen = first_seen_.find(key);
-        time_point first = seen != first_seen_.end() ? seen->second : time_point(context.now);
-        still_seen.emplace(key, first);
-        time_point since = found.since.value_or(first);
-        time_point due = since + found.threshold;
-        if (found.shown_for && since + *found.shown_for <= context.now) {
-          continue;  // told for its while, and no longer
-        }
-        if (due <= context.now) {
-          if (found.shown_for && (!next_due || since + *found.shown_for < *next_due)) {
-            next_due = since + *found.shown_for;  // wake up to take it off the list
-          }
-          now_current.push_back(problem{rule.category, object->type, object->api_version, object->namespace_,
-                                        object->name, object->uid, found.id, since, std::move(found.message),
-                                        context.path_json(object->type, object->namespace_, object->name)});
-        } else if (!next_due || due < *next_due) {
-          next_due = due;
-        }
+    if (!p.listed) {
+      p.objects = p.context.store.list(rule.type);
+      p.object = 0;
+      p.listed = true;
+    }
+    while (p.object < p.objects.size()) {
+      judge(p, p.rule, *p.objects[p.object++]);
+      if (steady::now() >= deadline) {
+        return false;
       }
     }
+    ++p.rule;
+    p.listed = false;
+    p.objects.clear();
   }
-  first_seen_ = std::move(still_seen);
-  std::sort(now_current.begin(), now_current.end(), [](const problem& a, const problem& b) {
+  finish(p);
+  pass_.reset();
+  return true;
+}
+
+void problem_engine::judge(pass& p, std::size_t rule_index, const cached_object& object) {
+  const problem_rule& rule = rules_[rule_index];
+  const view_context& context = p.context;
+  std::vector<finding> findings;
+  try {
+    findings = rule.evaluate(object, context);
+  } catch (const std::exception& error) {
+    if (on_rule_failure_) {
+      on_rule_failure_(rule, object, error.what());
+    }
+    return;  // a rule that cannot read an object judges nothing of it
+  }
+  for (finding& found : findings) {
+    finding_key key{rule.category, rule_index, object.uid.empty() ? object.key() : object.uid, found.id};
+    auto seen = first_seen_.find(key);
+    time_point first = seen != first_seen_.end() ? seen->second : time_point(context.now);
+    p.still_seen.emplace(key, first);
+    time_point since = found.since.value_or(first);
+    time_point due = since + found.threshold;
+    if (found.shown_for && since + *found.shown_for <= context.now) {
+      continue;  // told for its while, and no longer
+    }
+    if (due <= context.now) {
+      if (found.shown_for && (!p.next_due || since + *found.shown_for < *p.next_due)) {
+        p.next_due = since + *found.shown_for;  // wake up to take it off the list
+      }
+      p.now_current.push_back(problem{rule.category, object.type, object.api_version, object.namespace_, object.name,
+                                      object.uid, found.id, since, std::move(found.message),
+                                      context.path_json(object.type, object.namespace_, object.name)});
+    } else if (!p.next_due || due < *p.next_due) {
+      p.next_due = due;
+    }
+  }
+}
+
+void problem_engine::finish(pass& p) {
+  // A category turned off during the pass keeps nothing of it; one turned on waits for the next.
+  std::erase_if(p.now_current, [this](const problem& found) { return !enabled(found.category); });
+  std::erase_if(p.still_seen, [this](const auto& entry) { return !enabled(std::get<0>(entry.first)); });
+  std::erase_if(p.statuses, [this](const auto& entry) { return !enabled(entry.first); });
+  first_seen_ = std::move(p.still_seen);
+  std::sort(p.now_current.begin(), p.now_current.end(), [](const problem& a, const problem& b) {
     return std::tie(a.category, a.namespace_, a.name, a.type.kind, a.finding_id) <
            std::tie(b.category, b.namespace_, b.name, b.type.kind, b.finding_id);
   });
-  if (!same_problems(current_, now_current)) {
+  const bool changed = status_ != p.statuses || !same_problems(current_, p.now_current);
+  status_ = std::move(p.statuses);
+  current_ = std::move(p.now_current);
+  next_due_ = p.next_due;
+  if (changed) {
     ++generation_;
   }
-  current_ = std::move(now_current);
-  return next_due;
 }
 
 std::vector<problem> problem_engine::current(const std::optional<std::string>& category) const {

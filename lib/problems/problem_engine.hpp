@@ -6,6 +6,7 @@
 // what is current, and tells the caller when the next pending finding will cross its
 // threshold, so one timer on the event loop suffices. Categories that are off are not
 // evaluated at all. Owned by the event loop; not thread-safe.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "sections/section.hpp"
+#include "store/object.hpp"
 #include "util/time.hpp"
 
 namespace sextant {
@@ -59,6 +61,17 @@ class problem_engine {
   // while (finding::shown_for) ends, if any.
   std::optional<time_point> evaluate(const view_context& context);
 
+  // The same evaluation a slice at a time, so that judging 5000 Workloads does not stall the
+  // event loop: `begin` fixes the context (its clock is the pass's now) and each `step` judges
+  // objects for about `budget`, true once the pass is done. Until then every answer is the last
+  // finished pass's: problems, statuses and generation change together at its end. Each rule
+  // judges its objects as listed when it starts; `begin` during a pass abandons it.
+  void begin(const view_context& context);
+  bool step(std::chrono::steady_clock::duration budget);
+  bool evaluating() const { return pass_.has_value(); }
+  // What the last finished pass returned (see `evaluate`).
+  std::optional<time_point> next_due() const { return next_due_; }
+
   // Current problems, ordered by category, namespace, name; `category` narrows.
   std::vector<problem> current(const std::optional<std::string>& category = std::nullopt) const;
   std::vector<problem> for_object(const kind_key& type, const std::string& namespace_, const std::string& name) const;
@@ -78,12 +91,34 @@ class problem_engine {
   // (category, rule index, object uid or key, finding id)
   using finding_key = std::tuple<std::string, std::size_t, std::string, std::string>;
 
+  // An evaluation under way.
+  struct pass {
+    explicit pass(const view_context& at) : context(at) {}
+
+    view_context context;
+    std::map<std::string, category_status> statuses;
+    std::set<std::string> judged;  // the categories on when it began: one turned on waits for the next
+    std::size_t rule = 0;
+    bool listed = false;              // `objects` holds the rule's objects
+    std::vector<object_ptr> objects;  // as listed when the rule started
+    std::size_t object = 0;
+    std::map<finding_key, time_point> still_seen;
+    std::vector<problem> now_current;
+    std::optional<time_point> next_due;
+  };
+
+  std::map<std::string, category_status> statuses_of(const view_context& context) const;
+  void judge(pass& p, std::size_t rule_index, const cached_object& object);
+  void finish(pass& p);
+
   std::vector<problem_category> categories_;
   std::vector<problem_rule> rules_;
   std::set<std::string> enabled_;
   std::map<finding_key, time_point> first_seen_;
   std::vector<problem> current_;
   std::map<std::string, category_status> status_;  // enabled categories, as of the last evaluation
+  std::optional<pass> pass_;
+  std::optional<time_point> next_due_;
   std::size_t evaluations_ = 0;
   std::uint64_t generation_ = 0;
   rule_failure_listener on_rule_failure_;

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/fixtures.hpp"
+#include "support/section_views.hpp"
 
 using namespace sextant;
 using namespace std::chrono_literals;
@@ -122,8 +123,8 @@ TEST_CASE("a rule with no object of its kind to judge waits for nothing it reads
   testing::fixture_cluster cluster(testing::at("2026-11-29T13:00:00Z"));
   const kind_key policy{"nvidia.com", "ClusterPolicy"};
   const kind_key daemonset{"apps", "DaemonSet"};
-  problem_rule rule{"gpu", policy, [](const cached_object&, const view_context&) { return std::vector<finding>{}; },
-                    {daemonset}};
+  problem_rule rule{
+      "gpu", policy, [](const cached_object&, const view_context&) { return std::vector<finding>{}; }, {daemonset}};
   problem_engine engine({{"gpu", "GPU", true}}, {rule});
   cluster.store.set_completeness(daemonset, {list_completeness::state::not_synced, "not watched"});
 
@@ -141,4 +142,55 @@ TEST_CASE("a rule with no object of its kind to judge waits for nothing it reads
   engine.evaluate(cluster.context());
   CHECK_FALSE(engine.status("gpu").evaluated);
   CHECK(engine.status("gpu").waiting_for == std::vector<kind_key>{daemonset});
+}
+
+TEST_CASE("an evaluation a slice at a time answers the last finished pass until it ends", "[problems]") {
+  testing::fixture_cluster cluster(testing::at("2026-11-29T12:10:00Z"));
+  cluster.load_yaml(nodes);
+  testing::mark_complete(cluster);
+  problem_engine engine({{"nodes", "Nodes", true}}, {not_ready_rule()});
+  const std::uint64_t before = engine.generation();
+
+  engine.begin(cluster.context());
+  // A budget of nothing judges one object a step: three nodes, three unfinished steps.
+  for (int i = 0; i < 3; ++i) {
+    CHECK_FALSE(engine.step(std::chrono::steady_clock::duration::zero()));
+    CHECK(engine.evaluating());
+    // Meanwhile nothing is told as known: no problems, and the category not judged yet.
+    CHECK(engine.current().empty());
+    CHECK_FALSE(engine.status("nodes").evaluated);
+    CHECK(engine.generation() == before);
+  }
+  CHECK(engine.step(std::chrono::steady_clock::duration::zero()));
+  CHECK_FALSE(engine.evaluating());
+  // "told" is due since 12:05; "untold" was first seen by this pass, so it is due at 12:20.
+  CHECK(engine.current().size() == 1);
+  CHECK(engine.status("nodes").evaluated);
+  CHECK(engine.generation() != before);
+}
+
+TEST_CASE("a category turned off during a sliced pass keeps nothing of it", "[problems]") {
+  testing::fixture_cluster cluster(testing::at("2026-11-29T12:10:00Z"));
+  cluster.load_yaml(nodes);
+  testing::mark_complete(cluster);
+  problem_engine engine({{"nodes", "Nodes", true}}, {not_ready_rule()});
+  engine.begin(cluster.context());
+  CHECK_FALSE(engine.step(std::chrono::steady_clock::duration::zero()));
+  engine.set_enabled("nodes", false);
+  while (!engine.step(std::chrono::steady_clock::duration::zero())) {
+  }
+  CHECK(engine.current().empty());
+  CHECK(engine.status("nodes").reason == "turned off");
+
+  // Off when a pass began and turned on during it, it waits for the next pass rather than being
+  // half judged.
+  engine.begin(cluster.context());
+  engine.set_enabled("nodes", true);
+  while (!engine.step(std::chrono::steady_clock::duration::zero())) {
+  }
+  CHECK(engine.current().empty());
+  CHECK(engine.status("nodes").reason == "not evaluated yet");
+  engine.evaluate(cluster.context());
+  CHECK(engine.current().size() == 1);
+  CHECK(engine.status("nodes").evaluated);
 }
