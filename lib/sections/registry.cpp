@@ -4,6 +4,7 @@
 #include "sections/dra/dra_section.hpp"
 #include "sections/gpu_operator/gpu_operator_section.hpp"
 #include "sections/jobset/jobset_section.hpp"
+#include "sections/kserve/kserve_section.hpp"
 #include "sections/kuberay/kuberay_section.hpp"
 #include "sections/kueue/kueue_section.hpp"
 
@@ -17,6 +18,7 @@ std::vector<section> all_sections() {
   sections.push_back(jobset::make_section());
   sections.push_back(gpu_operator::make_section());
   sections.push_back(kuberay::make_section());
+  sections.push_back(kserve::make_section());
   return sections;
 }
 

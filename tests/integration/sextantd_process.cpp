@@ -100,4 +100,23 @@ std::vector<std::string> compare_page(const std::string& live_url, const std::st
   return differences(got, expected);
 }
 
+live_and_snapshot::live_and_snapshot(const std::string& kubeconfig, const std::filesystem::path& snapshot,
+                                     const std::filesystem::path& logs)
+    : live({"--kubeconfig", kubeconfig}, logs / "live.log"),
+      files({"--snapshot", snapshot.string()}, logs / "snapshot.log") {}
+
+bool live_and_snapshot::ready() const {
+  return live.wait_ready(std::chrono::seconds(60)) && files.wait_ready(std::chrono::seconds(30));
+}
+
+std::vector<std::string> live_and_snapshot::compare(const std::vector<std::string>& pages) const {
+  std::vector<std::string> out;
+  for (const std::string& page : pages) {
+    for (const std::string& difference : compare_page(live.url(), page, files.get(page))) {
+      out.push_back(page + ": " + difference);
+    }
+  }
+  return out;
+}
+
 }  // namespace sextant::integration

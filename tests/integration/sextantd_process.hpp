@@ -38,4 +38,18 @@ std::vector<std::string> differences(const json& a, const json& b);
 // what still differs.
 std::vector<std::string> compare_page(const std::string& live_url, const std::string& path, const json& expected);
 
+// The two daemons a section's live test compares: one watching the test cluster with
+// `kubeconfig`, one serving a snapshot dumped from it, their logs beside each other in `logs`.
+struct live_and_snapshot {
+  live_and_snapshot(const std::string& kubeconfig, const std::filesystem::path& snapshot,
+                    const std::filesystem::path& logs);
+  // Both answer /readyz (the live one within 60 s, the snapshot within 30 s).
+  bool ready() const;
+  // Where the live answers to each page differ from the snapshot's, each line naming its page.
+  std::vector<std::string> compare(const std::vector<std::string>& pages) const;
+
+  sextantd_process live;
+  sextantd_process files;
+};
+
 }  // namespace sextant::integration

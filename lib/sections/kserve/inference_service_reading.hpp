@@ -1,0 +1,106 @@
+#pragma once
+// One reading per Inference Service, shared by its state, summary, details and problem rules:
+// the state and its explanation, the deployment mode, the model status and each component with
+// its traffic. Every text and URI a reading keeps is already stripped (shown_uris.hpp).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sections/section.hpp"
+
+namespace sextant::kserve {
+
+// status.modelStatus.lastFailureInfo.
+struct failure_info {
+  std::string location;
+  std::string reason;
+  std::string message;  // stripped
+  std::string model_revision;
+  std::optional<time_point> time;
+  std::optional<std::int64_t> exit_code;
+};
+
+// status.modelStatus, and what it says in words.
+struct model_status {
+  std::string transition;  // UpToDate, InProgress, BlockedByFailedLoad, InvalidSpec
+  std::string active;      // Pending, Standby, Loading, Loaded, FailedToLoad
+  std::string target;
+  std::optional<std::int64_t> failed_copies;
+  std::optional<std::int64_t> total_copies;  // KServe writes the ready pods' count here
+  std::optional<failure_info> last_failure;
+  std::string words;  // "The model is loading: ..." (empty when KServe has written nothing)
+};
+
+// One entry of a component's status traffic (Knative's TrafficTarget).
+struct traffic_target {
+  std::string tag;
+  std::string revision;
+  std::string configuration;
+  bool latest = false;
+  std::optional<std::int64_t> percent;
+  std::string url;  // as written; views strip it
+};
+
+// The canary split of one component: the latest revision's share beside the previous one's.
+struct canary_split {
+  std::string revision;  // the latest (canary) revision, when named
+  std::int64_t percent = 0;
+  std::string previous_revision;
+  std::int64_t previous_percent = 0;
+};
+
+struct component_reading {
+  std::string name;  // predictor, transformer, explainer
+  bool in_spec = false;
+  std::string url;  // as written; views strip them
+  std::string rest_url;
+  std::string grpc_url;
+  std::string address_url;
+  std::string latest_ready_revision;
+  std::string latest_created_revision;
+  std::string previous_rolled_out_revision;
+  std::string latest_rolled_out_revision;
+  std::vector<traffic_target> traffic;
+  std::optional<std::int64_t> canary_traffic_percent;  // spec.<component>.canaryTrafficPercent
+  std::optional<canary_split> canary;
+  std::string ready;  // the <Component>Ready condition's status, empty when absent
+};
+
+// Knative, Standard or ModelMesh (the old names read as the new), or "the cluster's default".
+struct deployment_mode {
+  std::string mode;
+  std::string source;   // "status", "annotation", or empty for the cluster's default
+  std::string written;  // as the status or annotation wrote it
+};
+inline constexpr std::string_view cluster_default_mode = "the cluster's default";
+
+// Why the state is what it is: the model's own failure, else the most basic failing condition.
+struct explanation {
+  std::string source;  // "modelStatus.lastFailureInfo", or a condition type
+  std::string reason;
+  std::string message;  // stripped
+};
+
+struct service_reading {
+  object_state state;
+  std::optional<time_point> since;
+  bool stopped = false;
+  bool failed_to_load = false;
+  bool invalid_spec = false;
+  bool not_ready = false;  // Not ready or Progressing: the 10-minute problem reads it
+  std::optional<explanation> why;
+  deployment_mode mode;
+  model_status model;
+  std::vector<component_reading> components;  // predictor, transformer, explainer, those present
+  std::vector<std::string> notes;
+};
+service_reading read_service(const cached_object& service);
+
+// The deployment mode as KServe resolves it, without its configuration: status, then annotation.
+deployment_mode read_deployment_mode(const packed_value& body);
+
+// Whether the stop annotation says "true" (case-insensitive, as KServe reads it).
+bool stop_annotation_set(const packed_value& body);
+
+}  // namespace sextant::kserve
