@@ -129,3 +129,34 @@ TEST_CASE("the client going away reaches a streamed answer: its hook runs and wr
   CHECK(probe->write_failed);
   CHECK(run_until(io, [&] { return server.open_connections() == 0; }));
 }
+
+TEST_CASE("stopping the server ends a streamed answer at once, not after the grace period", "[http][stream]") {
+  net::io_context io;
+  auto probe = std::make_shared<stream_probe>();
+  http_server_options options{"127.0.0.1", 0};
+  options.shutdown_grace_seconds = 30;
+  http_server server(io, options, [probe](api_request) -> net::awaitable<api_response> {
+    api_response response;
+    response.stream = [probe](chunk_sink& sink) -> net::awaitable<void> {
+      net::steady_timer wait(co_await net::this_coro::executor, std::chrono::hours(1));
+      sink.on_gone([probe, &wait] {
+        probe->hook_ran = true;
+        wait.cancel();
+      });
+      co_await sink.write("followed\n");
+      auto [ignored] = co_await wait.async_wait(net::as_tuple(net::use_awaitable));
+      (void)ignored;
+      probe->ended = true;
+    };
+    co_return response;
+  });
+  server.start();
+  raw_client client(io, server.port());
+  REQUIRE(run_until(io, [&] { return client.received.find("followed\n") != std::string::npos; }));
+  bool stopped = false;
+  server.stop([&stopped] { stopped = true; });
+  CHECK(run_until(io, [&] { return stopped; }));
+  CHECK(probe->hook_ran);
+  CHECK(probe->ended);
+  CHECK(client.closed);
+}
