@@ -15,12 +15,13 @@ namespace sextant {
 namespace {
 
 // Rejects parameters a route does not take, by name: a typo should not silently widen a list.
-std::optional<api_response> only_params(const parsed_target& target, std::initializer_list<const char*> allowed) {
+template <typename Names>
+std::optional<api_response> only_params(const parsed_target& target, const Names& allowed) {
   for (const auto& parameter : target.query) {
     const std::string& key = parameter.first;
-    if (std::none_of(allowed.begin(), allowed.end(), [&key](const char* name) { return key == name; })) {
+    if (std::none_of(allowed.begin(), allowed.end(), [&key](const auto& name) { return key == name; })) {
       std::string list;
-      for (const char* name : allowed) {
+      for (const auto& name : allowed) {
         list += (list.empty() ? "" : ", ") + std::string(name);
       }
       return error_response(
@@ -30,6 +31,9 @@ std::optional<api_response> only_params(const parsed_target& target, std::initia
     }
   }
   return std::nullopt;
+}
+std::optional<api_response> only_params(const parsed_target& target, std::initializer_list<const char*> allowed) {
+  return only_params<std::initializer_list<const char*>>(target, allowed);
 }
 
 api_response method_not_allowed(const std::string& method, const std::string& allow) {
@@ -205,7 +209,9 @@ api_response api_router::complete(const api_request& request, api_response respo
   if (response.route.empty()) {
     response.route = "unmatched";
   }
-  const bool cacheable = (request.method == "GET" || request.method == "HEAD") && response.status == 200;
+  // A streamed answer is neither hashed nor compressed: its body is not known yet.
+  const bool cacheable =
+      !response.stream && (request.method == "GET" || request.method == "HEAD") && response.status == 200;
   if (cacheable) {
     // Small answers that are not cached views: hash them, and gzip them when asked and worth it.
     if (!response.shared_body && !response.gzipped && response.body.size() >= 1024 &&
@@ -526,6 +532,13 @@ std::unique_ptr<answer_work> api_router::section_route(const api_request& reques
   if (!resource.on_demand_category.empty() && state_.demand) {
     state_.demand(resource.type);
   }
+  if (s.size() == 7 && resource.namespaced) {
+    for (const streaming_route& stream : owner->streams) {
+      if (stream.resource == resource.id && stream.segment == s[6]) {
+        return fail(stream_route(request, target, *owner, stream), "/api/v1/{section}/{resource}/.../{stream}");
+      }
+    }
+  }
   if (s.size() == 4) {
     return list_route(request, target, *owner, resource);
   }
@@ -558,6 +571,48 @@ std::unique_ptr<answer_work> api_router::section_route(const api_request& reques
     return fail(error_response(400, "BadRequest", "\"" + name + "\" is not a valid object name"), details);
   }
   return details_route(request, *owner, resource, namespace_, name);
+}
+
+// A streaming route (/api/v1/{section}/{resource}/{namespace}/{name}/{segment}): the section plans
+// from the cache what to stream, and the answer's body is the daemon's streamer running that plan.
+// Never cached: its body is read from the cluster as it is sent.
+api_response api_router::stream_route(const api_request& request, const parsed_target& target, const section& owner,
+                                      const streaming_route& stream) {
+  if (request.method != "GET") {
+    return method_not_allowed(request.method, "GET");
+  }
+  if (auto bad = only_params(target, stream.parameters)) {
+    return *bad;
+  }
+  const std::string& namespace_ = target.segments[4];
+  const std::string& name = target.segments[5];
+  if (!valid_namespace(namespace_)) {
+    return error_response(400, "BadRequest", "\"" + namespace_ + "\" is not a valid namespace name");
+  }
+  if (!valid_name(name)) {
+    return error_response(400, "BadRequest", "\"" + name + "\" is not a valid object name");
+  }
+  if (!state_.stream_pod_logs) {
+    return error_response(
+        404, "NotServed",
+        "a snapshot holds no logs: they are read from a live cluster's API server as they are asked for");
+  }
+  stream_answer answer;
+  try {
+    answer = stream.open(stream_request{namespace_, name, target.query}, state_.context());
+  } catch (const std::exception& error) {
+    state_.interpreter_failed(owner.id, stream.resource, "stream", error.what());
+    return error_response(500, "InternalError", "the request could not be answered: " + std::string(error.what()));
+  }
+  if (answer.status >= 400) {
+    return error_response(answer.status, answer.reason.empty() ? "NotFound" : answer.reason, answer.message);
+  }
+  api_response response;
+  response.content_type = "text/plain; charset=utf-8";
+  response.stream = [streamer = state_.stream_pod_logs, plan = std::move(answer.logs)](chunk_sink& sink) {
+    return streamer(plan, sink);
+  };
+  return response;
 }
 
 // A section's own route (/api/v1/{section}/{segment}/...): what it reads on demand is asked for,

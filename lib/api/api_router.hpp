@@ -50,6 +50,8 @@ class api_router {
   api_response get_settings(const parsed_target& target);
   api_response put_settings(const api_request& request, const parsed_target& target);
   work section_route(const api_request& request, const parsed_target& target);
+  api_response stream_route(const api_request& request, const parsed_target& target, const section& owner,
+                            const streaming_route& stream);
   work own_route(const api_request& request, const parsed_target& target, const section& owner,
                  const sextant::section_route& route);
   work list_route(const api_request& request, const parsed_target& target, const section& owner,

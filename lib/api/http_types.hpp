@@ -1,12 +1,15 @@
 #pragma once
 // A request and an answer as the API layer sees them, independent of the HTTP library: the
 // router is a function from one to the other, so it is tested without sockets.
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <boost/asio/awaitable.hpp>
 
 #include "util/json.hpp"
 
@@ -20,6 +23,23 @@ struct api_request {
   std::string accept_encoding = {};
 };
 
+struct api_response;
+
+// Where a streamed answer goes: chunks of text/plain to the client, as they come.
+class chunk_sink {
+ public:
+  virtual ~chunk_sink() = default;
+  // Before the first write only: answer this error instead of the stream.
+  virtual void fail(api_response error) = 0;
+  // Sends text (the 200 header first, once); false when the client has gone and nothing more will
+  // be read.
+  virtual boost::asio::awaitable<bool> write(std::string text) = 0;
+  virtual bool gone() const = 0;
+  // What to do when the client goes away (or the server stops): end the upstream reads. Runs at
+  // once if it has gone already; one hook at a time.
+  virtual void on_gone(std::function<void()> hook) = 0;
+};
+
 struct api_response {
   int status = 200;
   std::string content_type = "application/json";
@@ -30,6 +50,9 @@ struct api_response {
   std::string route;  // the route template, for metrics: "/api/v1/{section}/{resource}"
   std::string etag;   // set by a cached view (derived from what it read); else hashed from the body
   bool gzipped = false;
+  // A streamed answer (chunked text/plain): the server runs it once the response starts, and the
+  // connection closes after it. When set, `body` and `status` are unused unless it fails.
+  std::function<boost::asio::awaitable<void>(chunk_sink&)> stream;
 
   std::string_view bytes() const { return shared_body ? std::string_view(*shared_body) : std::string_view(body); }
 };

@@ -12,6 +12,7 @@
 
 #include "api/api_router.hpp"
 #include "api/view_cache.hpp"
+#include "app/pod_log_streamer.hpp"
 #include "kube/connection_choice.hpp"
 #include "kube/document_poller.hpp"
 #include "kube/live_source.hpp"
@@ -222,6 +223,10 @@ void app::start_live() {
   state_->unsynced = [source] { return source->readiness(); };
   state_->forbidden = [source] { return source->forbidden(); };
   state_->demand = [source](const kind_key& type) { source->demand(type); };
+  // Logs are read from the API server as they are asked for, through the same client.
+  state_->stream_pod_logs = [source](pod_log_plan plan, chunk_sink& sink) {
+    return stream_pod_logs(source->client(), std::move(plan), sink);
+  };
   auto previous = state_->on_settings_changed;
   state_->on_settings_changed = [previous, source] {
     if (previous) {

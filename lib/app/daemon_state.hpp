@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/asio/awaitable.hpp>
+
 #include "app/section_catalog.hpp"
 #include "metrics/metrics_registry.hpp"
 #include "problems/problem_engine.hpp"
@@ -19,6 +21,7 @@
 namespace sextant {
 
 class view_cache;
+class chunk_sink;
 
 struct daemon_state {
   daemon_state(std::vector<section> sections, const clock& time_source);
@@ -62,6 +65,9 @@ struct daemon_state {
   std::function<std::vector<std::string>()> forbidden;
   // Set by the live source: someone needs a kind that is watched on demand.
   std::function<void(const kind_key&)> demand;
+  // Set by the app in live mode: streams a streaming route's pod logs from the API server to the
+  // client. Unset in snapshot mode, which has no logs.
+  std::function<boost::asio::awaitable<void>(pod_log_plan, chunk_sink&)> stream_pod_logs;
   // Set by the app: problem settings changed, so watches and timers must follow.
   std::function<void()> on_settings_changed;
 };

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ingest/ingest_profile.hpp"
+#include "sections/streaming_route.hpp"
 #include "sections/view_context.hpp"
 #include "store/object.hpp"
 #include "store/packed_value.hpp"
@@ -185,6 +186,7 @@ struct section {
   std::vector<details_extension> extensions;
   std::vector<kind_reads> reads;  // of other sections' kinds, beside the extensions that read them
   std::vector<section_route> routes;
+  std::vector<streaming_route> streams;  // text streams under a resource's objects (logs)
   std::vector<polled_document> documents;
   // Kinds read on demand that no section shows under a resource (the Queue section's job kinds):
   // live mode watches each only for a while after a view read it, and only where it is served.

@@ -16,7 +16,8 @@ namespace sextant::testing {
 struct interpreter_failure {
   std::string section;      // whose code threw
   std::string resource;     // what it was reading: "pods", or a route's segment
-  std::string interpreter;  // state, summarize, details, details_extension, problem_rule, list_computed, route
+  std::string interpreter;  // state, summarize, details, details_extension, problem_rule, list_computed, route,
+                            // stream
   std::string error;
 };
 
@@ -97,6 +98,19 @@ inline void run_interpreters_on(const section_catalog& catalog, const cached_obj
       const std::vector<std::string> rest = route_arguments(*match.resource, object);
       for (const section_route& route : s.routes) {
         detail::guarded(failed, s.id, route.segment, "route", [&] { (void)route.handle(rest, context); });
+      }
+      // Streaming routes plan from the cache too: asked about the object with each role a logs
+      // route takes (a plan is all they make; nothing is streamed here).
+      for (const streaming_route& stream : s.streams) {
+        if (stream.resource != match.resource->id || !stream.open) {
+          continue;
+        }
+        for (const char* role : {"head", "workers", "submitter", ""}) {
+          detail::guarded(failed, s.id, stream.resource, "stream", [&] {
+            (void)stream.open(stream_request{object.namespace_, object.name, {{"role", role}, {"tailLines", "10"}}},
+                              context);
+          });
+        }
       }
     }
   }

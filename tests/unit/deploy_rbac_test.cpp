@@ -3,6 +3,8 @@
 // no section reads (least privilege). Adding a section fails here until deploy/rbac.yaml grants
 // its kinds; removing one fails until its grant goes.
 #include <cctype>
+#include <set>
+#include <tuple>
 
 #include <yaml-cpp/yaml.h>
 #include <catch2/catch.hpp>
@@ -103,6 +105,9 @@ std::set<std::pair<std::string, std::string>> resources_read(const std::vector<s
     for (const polled_document& document : s.documents) {
       read.emplace(document.group, document.resource + "/" + document.subresource);
     }
+    for (const streaming_route& stream : s.streams) {
+      read.emplace(stream.reads.group, stream.reads.resource);
+    }
   }
   return read;
 }
@@ -127,4 +132,32 @@ TEST_CASE("deploy/rbac.yaml grants nothing that no section reads", "[deploy]") {
       }
     }
   }
+}
+
+TEST_CASE("deploy/rbac.yaml grants what each streaming route reads from the cluster (pods/log get)", "[deploy]") {
+  std::set<std::tuple<std::string, std::string, std::string>> granted;  // group, resource, verb
+  for (const YAML::Node& document : YAML::LoadAllFromFile((testing::source_dir() / "deploy/rbac.yaml").string())) {
+    if (document["kind"].as<std::string>() != "ClusterRole") {
+      continue;
+    }
+    for (const YAML::Node& rule : document["rules"]) {
+      for (const YAML::Node& group : rule["apiGroups"]) {
+        for (const YAML::Node& resource : rule["resources"]) {
+          for (const YAML::Node& verb : rule["verbs"]) {
+            granted.emplace(group.as<std::string>(), resource.as<std::string>(), verb.as<std::string>());
+          }
+        }
+      }
+    }
+  }
+  std::size_t streams = 0;
+  for (const section& s : all_sections()) {
+    for (const streaming_route& stream : s.streams) {
+      ++streams;
+      INFO("section " << s.id << " stream " << stream.resource << "/" << stream.segment);
+      CHECK(granted.contains({stream.reads.group, stream.reads.resource, stream.reads.verb}));
+    }
+  }
+  CHECK(streams > 0);  // the KubeRay logs routes, at least
+  CHECK(granted.contains({"", "pods/log", "get"}));
 }

@@ -229,11 +229,28 @@ service_reading read_service(const cached_object& service, const view_context& c
   const packed_value* upgrade = condition_of(body, "UpgradeInProgress");
   const packed_value* rollback = condition_of(body, "RollbackInProgress");
   const packed_value* suspended = condition_of(body, "Suspended");
+  const packed_value* suspending = condition_of(body, "Suspending");
   const std::string ready_reason = condition_reason(ready);
   if (condition_true(suspended) || ready_reason == "SuspendComplete") {
     reading.suspended = true;
     reading.state = masked_state("Suspended", condition_true(suspended) ? suspended : ready);
     reading.since = since_of(condition_true(suspended) ? suspended : ready, body);
+    return reading;
+  }
+  // v1.7's Suspending (Ready False with SuspendInProgress beside it): the operator is deleting the
+  // service's Ray Clusters and Services, and once it has begun it finishes even if spec.suspend is
+  // turned off again. The spec's Ray Service states have no "Suspending"; it is shown as Suspended
+  // with the reason Suspending, as a Ray Job's Suspending is: it no longer serves because it was
+  // asked to stop, which "Not ready" (and its problem after 10 minutes) would misreport as a fault,
+  // and "Upgrading" or "Ready" would claim a cluster that is being deleted.
+  if (condition_true(suspending) || ready_reason == "SuspendInProgress") {
+    const packed_value* source = condition_true(suspending) ? suspending : ready;
+    reading.suspended = true;
+    const std::string message = masking::operator_text(condition_message(source));
+    reading.state = {"Suspended", "Suspending",
+                     "Being suspended: the operator is deleting its Ray Clusters and Services" +
+                         (message.empty() ? std::string(".") : " (" + message + ").")};
+    reading.since = since_of(source, body);
     return reading;
   }
   bool is_ready = false;

@@ -1,5 +1,6 @@
 #include "sections/kuberay/kuberay_section.hpp"
 
+#include "sections/common/pod_logs.hpp"
 #include "sections/core/core_section.hpp"
 
 namespace sextant::kuberay {
@@ -46,6 +47,12 @@ section make_section() {
   s.reads.push_back(kind_reads{core::pod_kind,
                                {"spec.nodeName", "status.phase", "status.conditions", "metadata.labels"},
                                {std::string(cluster_label)}});
+
+  // Logs, read from the API server as the client reads them (pods/log, get).
+  std::vector<std::string> parameters = log_parameters;
+  parameters.emplace_back("role");
+  s.streams.push_back(streaming_route{"rayclusters", "logs", parameters, cluster_logs, {"", "pods/log"}});
+  s.streams.push_back(streaming_route{"rayjobs", "logs", parameters, job_logs, {"", "pods/log"}});
   return s;
 }
 

@@ -35,5 +35,8 @@ object_state service_state(const cached_object& service, const view_context& con
 void service_summary(const cached_object& service, const view_context& context, json& summary);
 void service_details(const cached_object& service, const view_context& context, details_view& view);
 std::vector<problem_rule> problem_rules();
+// The logs routes (kuberay_logs.cpp): ?role=head|workers, ?role=submitter.
+stream_answer cluster_logs(const stream_request& request, const view_context& context);
+stream_answer job_logs(const stream_request& request, const view_context& context);
 
 }  // namespace sextant::kuberay

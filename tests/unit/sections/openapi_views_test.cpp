@@ -135,5 +135,27 @@ TEST_CASE("api/openapi.yaml documents every field of every answer about the demo
       CHECK(answered > 0);
     }
   }
+
+  // Streaming routes: documented under their resource; the demo is a snapshot, which answers
+  // each with the documented error (a snapshot holds no logs).
+  for (const section& s : demo.state.catalog.sections()) {
+    for (const streaming_route& stream : s.streams) {
+      const std::string documented =
+          "/api/v1/" + s.id + "/" + stream.resource + "/{namespace}/{name}/" + stream.segment;
+      INFO(documented);
+      CHECK(document.documents_path_prefix(documented));
+      const resource_match match = demo.state.catalog.find_resource(s.id, stream.resource);
+      REQUIRE(match.resource != nullptr);
+      for (const object_ptr& object : demo.state.store.list(match.resource->type)) {
+        const std::string target = "/api/v1/" + s.id + "/" + stream.resource + "/" + object->namespace_ + "/" +
+                                   object->name + "/" + stream.segment;
+        auto [status, body] = demo.get(target);
+        CHECK(status == 404);
+        json schema = document.response_schema(target, status);
+        CHECK_FALSE(schema.is_null());
+        found.add(target, documented + " " + std::to_string(status), document.departures(body, schema));
+      }
+    }
+  }
   found.report();
 }

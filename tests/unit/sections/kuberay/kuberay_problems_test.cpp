@@ -93,6 +93,11 @@ TEST_CASE("Ray Service problems: not ready for 10 minutes, at once when invalid 
   CHECK(find_problem(now, k, "ready") == nullptr);
   CHECK(find_problem(now, k, "upgrading") == nullptr);
   CHECK(find_problem(now, k, "suspended") == nullptr);
+  // Suspending since 11:30 (v1.7): being stopped on purpose, not a service that is not ready.
+  CHECK(find_problem(now, k, "v17-suspending") == nullptr);
+  CHECK(find_problem(now, k, "v17-suspended") == nullptr);
+  // Resumed at 11:45 and initializing again: not ready for 15 minutes by noon.
+  CHECK(find_problem(now, k, "v17-resumed", "not-ready") != nullptr);
   for (const problem& p : now) {
     CHECK(p.message.find("apppass") == std::string::npos);
   }

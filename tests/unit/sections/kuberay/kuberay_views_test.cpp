@@ -128,6 +128,14 @@ TEST_CASE("Ray Service states, with conditions and with the older serviceStatus"
   CHECK(label(cluster, k, "invalid") == "Failed");
   CHECK(label(cluster, k, "timed-out") == "Failed");
   CHECK(label(cluster, k, "suspended") == "Suspended");
+  // v1.7: Suspending is shown as Suspended, reason Suspending (the spec has no Suspending state).
+  object_state suspending = testing::state_of(cluster, k, "ml", "v17-suspending");
+  CHECK(suspending.label == "Suspended");
+  CHECK(suspending.reason == "Suspending");
+  CHECK(suspending.message.starts_with("Being suspended"));
+  CHECK(label(cluster, k, "v17-suspended") == "Suspended");
+  CHECK(testing::state_of(cluster, k, "ml", "v17-suspended").reason == "SuspendComplete");
+  CHECK(label(cluster, k, "v17-resumed") == "Not ready");
   CHECK(label(cluster, k, "old-running") == "Ready");
   CHECK(label(cluster, k, "old-waiting") == "Not ready");
   CHECK(label(cluster, k, "old-upgrading") == "Upgrading");
