@@ -867,8 +867,8 @@ std::optional<std::string> api_router::hidden_for(const join_span& span) {
 }
 
 std::string api_router::plural_of(const kind_key& type) const {
-  if (const served_kind* served = state_.served.find(type)) {
-    return served->plural;
+  if (const served_kind* served = state_.served.find(type); served != nullptr && !served->plural.empty()) {
+    return served->plural;  // discovery's word; a snapshot's inferred kinds have none
   }
   for (const section& s : state_.catalog.sections()) {
     for (const resource_def& resource : s.resources) {

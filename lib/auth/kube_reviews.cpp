@@ -22,7 +22,14 @@ std::string failure(int status, const std::string& body, const std::string& tran
   return "the API server answered " + std::to_string(status) + (message.empty() ? "" : ": " + message);
 }
 
-std::optional<json> parsed_object(const std::string& body) {
+// The answered review, or nullopt with `message` saying why there is none: no answer, an
+// error status, or a body that is not an object.
+std::optional<json> review_answer(const char* kind, int status, const std::string& body,
+                                  const std::string& transport_error, std::string& message) {
+  if (status != 200 && status != 201) {
+    message = failure(status, body, transport_error);
+    return std::nullopt;
+  }
   try {
     json value = json::parse(body);
     if (value.is_object()) {
@@ -30,6 +37,7 @@ std::optional<json> parsed_object(const std::string& body) {
     }
   } catch (const json::exception&) {
   }
+  message = std::string("the API server's ") + kind + " answer is not a JSON object";
   return std::nullopt;
 }
 
@@ -41,13 +49,8 @@ std::string token_review_body(const std::string& token) {
 
 token_verdict read_token_review(int status, const std::string& body, const std::string& transport_error) {
   token_verdict verdict;
-  if (status != 200 && status != 201) {
-    verdict.message = failure(status, body, transport_error);
-    return verdict;
-  }
-  std::optional<json> review = parsed_object(body);
+  std::optional<json> review = review_answer("TokenReview", status, body, transport_error, verdict.message);
   if (!review) {
-    verdict.message = "the API server's TokenReview answer is not a JSON object";
     return verdict;
   }
   verdict.answered = true;
@@ -109,13 +112,8 @@ std::string access_review_body(const caller& who, const access_check& check) {
 
 access_verdict read_access_review(int status, const std::string& body, const std::string& transport_error) {
   access_verdict verdict;
-  if (status != 200 && status != 201) {
-    verdict.message = failure(status, body, transport_error);
-    return verdict;
-  }
-  std::optional<json> review = parsed_object(body);
+  std::optional<json> review = review_answer("SubjectAccessReview", status, body, transport_error, verdict.message);
   if (!review) {
-    verdict.message = "the API server's SubjectAccessReview answer is not a JSON object";
     return verdict;
   }
   // Denied unless the server says allowed (and not also denied).
