@@ -1,7 +1,13 @@
 // Callers against a real API server: sextantd --auth=kubernetes checks each bearer token with a
 // TokenReview and each permission with a SubjectAccessReview, decided by the server's own RBAC.
 // The test cluster's token file has the users: `sextant-reader` (granted here Kueue in team-a
-// and the cluster's queues, nothing of team-b) and `nobody` (granted nothing).
+// and the cluster's queues, nothing of team-b) and `nobody` (granted nothing). The daemon runs
+// as the client certificate's user (`cert-admin`), the test as the admin token's, so the API
+// server's audit log tells the daemon's requests apart: it may read and ask reviews, nothing else.
+#include <stdlib.h>
+
+#include <fstream>
+#include <set>
 #include <thread>
 
 #include <catch2/catch.hpp>
@@ -59,6 +65,24 @@ void grant(admin_client& admin, const std::string& name, const std::string& ns, 
   REQUIRE(bound.ok());
 }
 
+// A folder for the API server's audit policy and log, made before the cluster starts.
+struct audit_files {
+  audit_files() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "sextant-audit-XXXXXX").string();
+    dir = ::mkdtemp(pattern.data());
+    write_text(policy, "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n");
+  }
+  ~audit_files() {
+    if (!current_test_failed()) {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  }
+  std::filesystem::path dir;
+  std::filesystem::path policy = dir / "policy.yaml";
+  std::filesystem::path log = dir / "audit.log";
+};
+
 std::string trimmed(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) {
     text.pop_back();
@@ -69,7 +93,11 @@ std::string trimmed(std::string text) {
 }  // namespace
 
 TEST_CASE("callers see what their own RBAC lets them read, and nothing without a token", "[integration][auth]") {
-  test_cluster cluster({{upstream_crds("kueue").string()}});
+  audit_files audit;
+  test_cluster cluster({{upstream_crds("kueue").string()},
+                        true,
+                        {"--apiserver-arg=--audit-policy-file=" + audit.policy.string(),
+                         "--apiserver-arg=--audit-log-path=" + audit.log.string()}});
   admin_client admin = cluster.admin();
   const std::string reader = trimmed(read_text(cluster.env("READER_TOKEN_FILE")));
   const std::string nobody = trimmed(read_text(cluster.env("NOBODY_TOKEN_FILE")));
@@ -121,7 +149,7 @@ TEST_CASE("callers see what their own RBAC lets them read, and nothing without a
                       {"verbs", {"get", "list", "watch"}}}}),
         "sextant-reader");
 
-  sextantd_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN"), "--auth=kubernetes"},
+  sextantd_process live({"--kubeconfig", cluster.env("KUBECONFIG_CERT"), "--auth=kubernetes"},
                         cluster.dir() / "live.log");
   REQUIRE(live.wait_ready(std::chrono::seconds(60)));  // probes need no token
 
@@ -204,4 +232,28 @@ TEST_CASE("callers see what their own RBAC lets them read, and nothing without a
     answer full = http_as(root, "GET", live.url(), "/metrics");
     CHECK(full.status == 200);
   }
+
+  // Read-only: every request of the daemon's identity, at every stage the log records, was a
+  // get, list or watch, or the create of a review.
+  int daemon_requests = 0;
+  std::set<std::string> created;
+  std::ifstream lines(audit.log);
+  for (std::string line; std::getline(lines, line);) {
+    json event = json::parse(line, nullptr, false);
+    if (!event.is_object() || string_or(event, {"user", "username"}) != "cert-admin") {
+      continue;
+    }
+    ++daemon_requests;
+    const std::string verb = string_or(event, {"verb"});
+    const std::string resource = string_or(event, {"objectRef", "resource"});
+    INFO(string_or(event, {"requestURI"}));
+    if (verb == "create") {
+      CHECK((resource == "tokenreviews" || resource == "subjectaccessreviews"));
+      created.insert(resource);
+    } else {
+      CHECK((verb == "get" || verb == "list" || verb == "watch"));
+    }
+  }
+  CHECK(daemon_requests > 0);
+  CHECK(created == std::set<std::string>{"subjectaccessreviews", "tokenreviews"});
 }
