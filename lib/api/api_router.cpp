@@ -14,6 +14,8 @@
 namespace sextant {
 namespace {
 
+api_response undecided();  // below, with the other answers of access control
+
 // Rejects parameters a route does not take, by name: a typo should not silently widen a list.
 template <typename Names>
 std::optional<api_response> only_params(const parsed_target& target, const Names& allowed) {
@@ -107,10 +109,33 @@ api_response from_cache(const cached_answer& answer, const std::string& route) {
   return response;
 }
 
+using hider = std::function<std::optional<std::string>(const join_span&)>;
+
+// A cached answer as one caller gets it: the shared bytes, or, when it joins objects the caller
+// may not read (`hidden` gives a sentence), a copy with those entries replaced.
+api_response caller_copy(const cached_answer& answer, const std::string& route, const hider& hidden) {
+  api_response response = from_cache(answer, route);
+  if (!hidden || !answer.joins || !answer.body) {
+    return response;
+  }
+  const bool cut = std::any_of(answer.joins->begin(), answer.joins->end(),
+                               [&hidden](const join_span& span) { return hidden(span).has_value(); });
+  if (cut) {
+    // Never gzipped: answers cut per caller are cached uncompressed (api_router::gzip_cached).
+    response.body = redact_joins(*answer.body, *answer.joins, hidden);
+    response.shared_body.reset();
+    response.etag.clear();
+    response.gzipped = false;
+  }
+  return response;
+}
+
 // An answer from the view cache, or from the shared job rendering it.
 class cached_work final : public answer_work {
  public:
-  cached_work(std::shared_ptr<answer_job> job, std::string route) : job_(std::move(job)), route_(std::move(route)) {}
+  // `hidden`: the caller's cut of joined entries; empty when every caller sees everything.
+  cached_work(std::shared_ptr<answer_job> job, std::string route, hider hidden = {})
+      : job_(std::move(job)), route_(std::move(route)), hidden_(std::move(hidden)) {}
   bool step(std::chrono::microseconds budget) override {
     try {
       return job_->step(budget);
@@ -126,12 +151,13 @@ class cached_work final : public answer_work {
       failed_->route = route_;
       return std::move(*failed_);
     }
-    return from_cache(job_->result(), route_);
+    return caller_copy(job_->result(), route_, hidden_);
   }
 
  private:
   std::shared_ptr<answer_job> job_;
   std::string route_;
+  hider hidden_;
   std::optional<api_response> failed_;
 };
 
@@ -145,6 +171,7 @@ rendered_view render_recorded(daemon_state& state, bool shows_problems,
   context.now = at;
   context.now.record_into(&reads);
   context.reads = &reads;
+  context.mark_joins = state.per_caller_views;
   state.store.record_reads(&reads);
   api_response response;
   try {
@@ -157,10 +184,82 @@ rendered_view render_recorded(daemon_state& state, bool shows_problems,
   rendered_view view;
   view.status = response.status;
   view.content_type = response.content_type;
-  view.body = std::make_shared<const std::string>(std::move(response.body));
+  if (context.mark_joins) {
+    stripped_view stripped = strip_join_marks(response.body);
+    view.body = std::make_shared<const std::string>(std::move(stripped.text));
+    view.joins = std::make_shared<const std::vector<join_span>>(std::move(stripped.joins));
+  } else {
+    view.body = std::make_shared<const std::string>(std::move(response.body));
+  }
   view.stamp = view_stamp(reads, state, at);
   return view;
 }
+
+// A resource's list model while current; else advances the shared render (whichever request
+// runs next advances the same one) and gives null until it is done.
+std::shared_ptr<const list_model> current_model(daemon_state& state, const section& owner, const resource_def& resource,
+                                                const std::string& list_path, std::chrono::microseconds budget) {
+  view_cache::model_slot& slot = state.views->model(list_path);
+  if (!slot.model || !slot.model->stamp.current(state)) {
+    if (!slot.rendering) {
+      slot.rendering = std::make_shared<list_render>(state, owner, resource);
+      state.views->count_list_render();
+    }
+    std::shared_ptr<list_render> rendering = slot.rendering;
+    bool done = false;
+    try {
+      done = rendering->step(budget);
+    } catch (...) {
+      slot.rendering.reset();  // the next request starts afresh
+      throw;
+    }
+    if (!done) {
+      return nullptr;
+    }
+    if (slot.rendering == rendering) {
+      slot.model = rendering->result();
+      slot.rendering.reset();
+    }
+    return rendering->result();
+  }
+  return slot.model;
+}
+
+// One caller's list page: the model first (shared), then the caller's cut of it, or the whole
+// cached page when the caller may read all of it.
+class caller_list_work final : public answer_work {
+ public:
+  using model_step = std::function<std::shared_ptr<const list_model>(std::chrono::microseconds)>;
+  using cut = std::function<std::optional<api_response>(const list_model&)>;
+  using page = std::function<std::unique_ptr<answer_work>()>;
+
+  caller_list_work(model_step model, cut cut_page, page whole)
+      : model_(std::move(model)), cut_(std::move(cut_page)), whole_(std::move(whole)) {}
+
+  bool step(std::chrono::microseconds budget) override {
+    if (whole_page_) {
+      return whole_page_->step(budget);
+    }
+    std::shared_ptr<const list_model> model = model_(budget);
+    if (!model) {
+      return false;
+    }
+    answer_ = cut_(*model);
+    if (answer_) {
+      return true;
+    }
+    whole_page_ = whole_();
+    return whole_page_->step(budget);
+  }
+  api_response take() override { return whole_page_ ? whole_page_->take() : std::move(*answer_); }
+
+ private:
+  model_step model_;
+  cut cut_;
+  page whole_;
+  std::optional<api_response> answer_;
+  std::unique_ptr<answer_work> whole_page_;
+};
 
 // The cache key of a request's answer: its path, its parameters (sorted), its encoding.
 std::string answer_key(const parsed_target& target, bool gzip) {
@@ -235,7 +334,8 @@ api_response api_router::complete(const api_request& request, api_response respo
     response.headers.emplace_back("Content-Encoding", "gzip");
   }
   if (request.method == "GET" || request.method == "HEAD") {
-    response.headers.emplace_back("Vary", "Accept-Encoding");
+    // Cut per caller: a shared cache must not serve one caller's answer to another.
+    response.headers.emplace_back("Vary", access_ ? "Accept-Encoding, Authorization" : "Accept-Encoding");
   }
   state_.metrics.increment("sextant_http_requests_total",
                            {{"route", response.route}, {"code", std::to_string(response.status)}});
@@ -269,9 +369,14 @@ std::unique_ptr<answer_work> api_router::dispatch(const api_request& request, co
       if (auto bad = only_params(target, {})) {
         return *bad;
       }
+      if (access_) {
+        if (auto refusal = refused(access_check::on_path("get", "/metrics"))) {
+          return *refusal;
+        }
+      }
       api_response metrics;
       metrics.content_type = "text/plain; version=0.0.4; charset=utf-8";
-      metrics.body = state_.metrics.render();
+      metrics.body = access_ ? caller_metrics(state_.metrics.render()) : state_.metrics.render();
       return metrics;
     });
   }
@@ -293,7 +398,9 @@ std::unique_ptr<answer_work> api_router::dispatch(const api_request& request, co
     if (read) {
       response = get_settings(target);
     } else if (request.method == "PUT") {
-      response = put_settings(request, target);
+      std::optional<api_response> refusal =
+          access_ ? refused(access_check::on_path("put", settings_permission_path)) : std::nullopt;
+      response = refusal ? *refusal : put_settings(request, target);
     } else {
       response = method_not_allowed(request.method, "GET, HEAD, PUT");
     }
@@ -403,7 +510,11 @@ std::unique_ptr<answer_work> api_router::problems(const api_request& request, co
     }
     category = it->second;
   }
-  return cached(request, answer_key(target, accepts_gzip(request.accept_encoding)), route,
+  if (access_) {
+    // Cut from the engine's current list, which is what the cached answer is rendered from.
+    return fail(caller_problems(category));
+  }
+  return cached(target, gzip_cached(request), route,
                 [state = &state_, category](std::chrono::microseconds) -> std::optional<rendered_view> {
                   return render_recorded(*state, true, [&](const view_context&) {
                     json list = json::array();
@@ -420,19 +531,23 @@ std::unique_ptr<answer_work> api_router::problems(const api_request& request, co
 }
 
 std::unique_ptr<answer_work> api_router::cached(
-    const api_request& request, const std::string& key, const std::string& route,
+    const parsed_target& target, bool gzip, const std::string& route,
     std::function<std::optional<rendered_view>(std::chrono::microseconds)> render) {
+  const std::string key = answer_key(target, gzip);
   view_cache& cache = *state_.views;
+  hider hidden;
+  if (access_) {
+    hidden = [this](const join_span& span) { return hidden_for(span); };
+  }
   if (const cached_answer* hit = cache.find(key, state_)) {
     hit->stamp.ask_documents(state_);
-    return ready(from_cache(*hit, route));
+    return ready(caller_copy(*hit, route, hidden));
   }
-  const bool gzip = accepts_gzip(request.accept_encoding);
   // The ETag's scope: the answer's key without its encoding (the job adds that).
   std::string scope = key.substr(0, key.size() - (gzip ? 5 : 0));
   std::shared_ptr<answer_job> job =
       cache.job(key, [&] { return std::make_shared<answer_job>(cache, key, scope, gzip, std::move(render)); });
-  return std::make_unique<cached_work>(std::move(job), route);
+  return std::make_unique<cached_work>(std::move(job), route, std::move(hidden));
 }
 
 api_response api_router::get_settings(const parsed_target& target) {
@@ -592,6 +707,32 @@ api_response api_router::stream_route(const api_request& request, const parsed_t
   if (!valid_name(name)) {
     return error_response(400, "BadRequest", "\"" + name + "\" is not a valid object name");
   }
+  if (access_) {
+    // The caller must be let read the object and the logs themselves, as `kubectl logs` would.
+    resource_match shown = state_.catalog.find_resource(owner.id, stream.resource);
+    const std::string& read = stream.reads.resource;
+    const std::size_t slash = read.find('/');
+    std::vector<access_check> needed{
+        access_check::on_resource(stream.reads.verb, stream.reads.group, read.substr(0, slash), namespace_,
+                                  slash == std::string::npos ? std::string() : read.substr(slash + 1))};
+    if (shown.resource != nullptr) {
+      needed.insert(needed.begin(),
+                    access_check::on_resource("get", shown.resource->type.group, shown.resource->plural, namespace_));
+    }
+    // Both asked in one round: each `may` notes what it cannot decide yet.
+    std::vector<std::optional<bool>> allowed;
+    for (const access_check& check : needed) {
+      allowed.push_back(access_->may(check));
+    }
+    for (std::size_t i = 0; i < needed.size(); ++i) {
+      if (allowed[i] && !*allowed[i]) {
+        return error_response(403, "Forbidden", access_->who().user + " may not " + needed[i].words());
+      }
+    }
+    if (std::find(allowed.begin(), allowed.end(), std::nullopt) != allowed.end()) {
+      return undecided();
+    }
+  }
   if (!state_.stream_pod_logs) {
     return error_response(
         404, "NotServed",
@@ -621,6 +762,19 @@ std::unique_ptr<answer_work> api_router::own_route(const api_request& request, c
                                                    const section& owner, const sextant::section_route& route) {
   const auto& s = target.segments;
   std::vector<std::string> rest(s.begin() + 4, s.end());
+  const std::string route_name = "/api/v1/" + owner.id + "/" + route.segment + "/...";
+  if (access_) {
+    std::optional<api_response> refusal;
+    if (!route.permission_of) {
+      refusal = error_response(403, "Forbidden", route_name + " declares no permission, so it is served to no caller");
+    } else if (std::optional<access_check> needed = route.permission_of(rest)) {
+      refusal = refused(*needed);
+    }
+    if (refusal) {
+      refusal->route = route_name;
+      return ready(std::move(*refusal));
+    }
+  }
   if (state_.demand) {
     for (const kind_key& needed : route.reads_on_demand) {
       state_.demand(needed);
@@ -631,8 +785,7 @@ std::unique_ptr<answer_work> api_router::own_route(const api_request& request, c
       }
     }
   }
-  return cached(request, answer_key(target, accepts_gzip(request.accept_encoding)),
-                "/api/v1/" + owner.id + "/" + route.segment + "/...",
+  return cached(target, gzip_cached(request), route_name,
                 [state = &state_, handle = route.handle, segment = route.segment, owner_id = owner.id,
                  rest = std::move(rest)](std::chrono::microseconds) -> std::optional<rendered_view> {
                   return render_recorded(*state, false, [&](const view_context& context) {
@@ -670,43 +823,44 @@ std::unique_ptr<answer_work> api_router::list_route(const api_request& request, 
   if (auto error = parse_list_query(target, resource, list_path, query)) {
     return fail(error_response(400, "BadRequest", *error));
   }
-  return cached(request, answer_key(target, accepts_gzip(request.accept_encoding)), route,
-                [state = &state_, owner = &owner, resource = &resource, query = std::move(query),
-                 list_path](std::chrono::microseconds budget) -> std::optional<rendered_view> {
-                  view_cache::model_slot& slot = state->views->model(list_path);
-                  if (!slot.model || !slot.model->stamp.current(*state)) {
-                    if (!slot.rendering) {
-                      slot.rendering = std::make_shared<list_render>(*state, *owner, *resource);
-                      state->views->count_list_render();
-                    }
-                    // Shared: whichever request runs next advances the same render.
-                    std::shared_ptr<list_render> rendering = slot.rendering;
-                    bool done = false;
-                    try {
-                      done = rendering->step(budget);
-                    } catch (...) {
-                      slot.rendering.reset();  // the next request starts afresh
-                      throw;
-                    }
-                    if (!done) {
+  // Every caller's page, filtered or not, is cut from the one cached list model.
+  auto whole_page = [this, target, gzip = accepts_gzip(request.accept_encoding), route, owner = &owner,
+                     resource = &resource, query, list_path]() {
+    return cached(target, gzip, route,
+                  [state = &state_, owner, resource, query,
+                   list_path](std::chrono::microseconds budget) -> std::optional<rendered_view> {
+                    std::shared_ptr<const list_model> model =
+                        current_model(*state, *owner, *resource, list_path, budget);
+                    if (!model) {
                       return std::nullopt;
                     }
-                    if (slot.rendering == rendering) {
-                      slot.model = rendering->result();
-                      slot.rendering.reset();
-                    }
-                  }
-                  std::shared_ptr<const list_model> model = slot.model;
-                  rendered_view view;
-                  view.body = std::make_shared<const std::string>(render_list_page(*model, query, list_path));
-                  view.stamp = model->stamp;
-                  return view;
-                });
+                    rendered_view view;
+                    view.body = std::make_shared<const std::string>(render_list_page(*model, query, list_path));
+                    view.stamp = model->stamp;
+                    return view;
+                  });
+  };
+  if (!access_) {
+    return whole_page();
+  }
+  return std::make_unique<caller_list_work>(
+      [state = &state_, owner = &owner, resource = &resource, list_path](std::chrono::microseconds budget) {
+        return current_model(*state, *owner, *resource, list_path, budget);
+      },
+      [this, resource = &resource, query = std::move(query), list_path, route](const list_model& model)
+          -> std::optional<api_response> { return caller_page(model, *resource, query, list_path, route); },
+      std::move(whole_page));
 }
 
 std::unique_ptr<answer_work> api_router::details_route(const api_request& request, const section& owner,
                                                        const resource_def& resource, const std::string& namespace_,
                                                        const std::string& name) {
+  if (access_) {
+    if (auto refusal = refused(access_check::on_resource("get", resource.type.group, resource.plural, namespace_))) {
+      refusal->route = "/api/v1/{section}/{resource}/...";
+      return ready(std::move(*refusal));
+    }
+  }
   if (state_.demand) {
     for (const kind_key& needed : resource.reads_on_demand) {
       state_.demand(needed);
@@ -727,7 +881,7 @@ std::unique_ptr<answer_work> api_router::details_route(const api_request& reques
     target.segments.push_back(namespace_);
   }
   target.segments.push_back(name);
-  return cached(request, answer_key(target, accepts_gzip(request.accept_encoding)), "/api/v1/{section}/{resource}/...",
+  return cached(target, gzip_cached(request), "/api/v1/{section}/{resource}/...",
                 [state = &state_, owner = &owner, resource = &resource, namespace_,
                  name](std::chrono::microseconds) -> std::optional<rendered_view> {
                   return render_recorded(*state, true, [&](const view_context& context) {
@@ -740,6 +894,221 @@ std::unique_ptr<answer_work> api_router::details_route(const api_request& reques
                     return json_response(object_details(*state, *owner, *resource, *object, context));
                   });
                 });
+}
+
+}  // namespace sextant
+
+namespace sextant {
+namespace {
+
+// Stands for an answer while a permission it needs is being asked; never served (app::answer
+// asks, then runs the request again).
+api_response undecided() {
+  return error_response(503, "Unavailable", "the caller's permissions are still being checked");
+}
+
+// The value of label `name` in a Prometheus series line, or empty.
+std::string label_value(std::string_view line, std::string_view name) {
+  const std::string key = std::string(name) + "=\"";
+  for (std::size_t at = line.find(key); at != std::string_view::npos; at = line.find(key, at + 1)) {
+    if (at == 0 || line[at - 1] == '{' || line[at - 1] == ',') {
+      const std::size_t from = at + key.size();
+      return std::string(line.substr(from, line.find('"', from) - from));
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+std::optional<api_response> api_router::refused(const access_check& check) {
+  std::optional<bool> allowed = access_->may(check);
+  if (!allowed) {
+    return undecided();
+  }
+  if (*allowed) {
+    return std::nullopt;
+  }
+  return error_response(403, "Forbidden", access_->who().user + " may not " + check.words());
+}
+
+std::optional<bool> api_router::may_list(const kind_key& type, const std::string& namespace_) {
+  const std::string plural = plural_of(type);
+  std::optional<bool> cluster_wide = access_->may(access_check::on_resource("list", type.group, plural));
+  if (!cluster_wide || *cluster_wide || namespace_.empty()) {
+    return cluster_wide;
+  }
+  return access_->may(access_check::on_resource("list", type.group, plural, namespace_));
+}
+
+std::optional<std::string> api_router::hidden_for(const join_span& span) {
+  const std::string plural = plural_of(span.type);
+  std::optional<bool> allowed =
+      access_->may(access_check::on_resource("get", span.type.group, plural, span.namespace_));
+  if (allowed && *allowed) {
+    return std::nullopt;
+  }
+  // Not decided yet counts as not allowed: such an answer is never served, and nothing leaks.
+  return "you may not read " + plural + (span.namespace_.empty() ? "" : " in " + span.namespace_);
+}
+
+std::string api_router::plural_of(const kind_key& type) const {
+  if (const served_kind* served = state_.served.find(type); served != nullptr && !served->plural.empty()) {
+    return served->plural;  // discovery's word; a snapshot's inferred kinds have none
+  }
+  for (const section& s : state_.catalog.sections()) {
+    for (const resource_def& resource : s.resources) {
+      if (resource.type == type && !resource.plural.empty()) {
+        return resource.plural;
+      }
+    }
+  }
+  // A kind neither served nor shown: the API's usual plural. Asked of the authorizer, a wrong
+  // guess is denied, which hides rather than shows.
+  std::string plural;
+  for (char c : type.kind) {
+    plural += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return plural + "s";
+}
+
+bool api_router::gzip_cached(const api_request& request) const {
+  return access_ == nullptr && accepts_gzip(request.accept_encoding);
+}
+
+api_response api_router::caller_problems(const std::optional<std::string>& category) {
+  json list = json::array();
+  bool filtered = false;
+  for (const problem& p : state_.problems.current(category)) {
+    std::optional<bool> visible = may_list(p.type, p.namespace_);
+    if (visible && *visible) {
+      list.push_back(p.to_json());
+    } else if (visible) {
+      filtered = true;
+    }
+  }
+  if (!access_->decided()) {
+    return undecided();
+  }
+  std::string incomplete = problems_incomplete_reason(state_.problems, category);
+  return json_response({{"problems", std::move(list)},
+                        {"filtered", filtered},
+                        {"incomplete", !incomplete.empty()},
+                        {"incompleteReason", incomplete.empty() ? json(nullptr) : json(incomplete)},
+                        {"categories", categories_json(state_.problems)}});
+}
+
+std::string api_router::caller_metrics(std::string text) {
+  // The series that name an object (sextant_problem) go when the caller may not list it, and
+  // the per-category counts count only what is left.
+  std::set<std::string> hidden;
+  std::map<std::string, int> hidden_per_category;
+  constexpr char separator = '\x1f';
+  for (const problem& p : state_.problems.current()) {
+    std::optional<bool> visible = may_list(p.type, p.namespace_);
+    if (!visible || !*visible) {
+      hidden.insert(p.category + separator + p.type.kind + separator + p.namespace_ + separator + p.name);
+      ++hidden_per_category[p.category];
+    }
+  }
+  if (hidden.empty()) {
+    return text;
+  }
+  std::string out;
+  out.reserve(text.size());
+  std::size_t from = 0;
+  while (from < text.size()) {
+    std::size_t end = text.find('\n', from);
+    end = end == std::string::npos ? text.size() : end + 1;
+    std::string_view line(text.data() + from, end - from);
+    from = end;
+    if (line.starts_with("sextant_problem{")) {
+      const std::string key = label_value(line, "category") + separator + label_value(line, "kind") + separator +
+                              label_value(line, "namespace") + separator + label_value(line, "name");
+      if (hidden.contains(key)) {
+        continue;
+      }
+    } else if (line.starts_with("sextant_problems{")) {
+      auto less = hidden_per_category.find(label_value(line, "category"));
+      const std::size_t blank = line.rfind(' ');
+      if (less != hidden_per_category.end() && blank != std::string_view::npos) {
+        const double count = std::strtod(std::string(line.substr(blank + 1)).c_str(), nullptr) - less->second;
+        out += std::string(line.substr(0, blank + 1)) + std::to_string(static_cast<long long>(count)) + "\n";
+        continue;
+      }
+    }
+    out += line;
+  }
+  return out;
+}
+
+std::optional<api_response> api_router::caller_page(const list_model& model, const resource_def& resource,
+                                                    const list_query& query, const std::string& list_path,
+                                                    const std::string& route) {
+  list_cut cut;
+  std::set<std::string> readable;  // namespaces the caller may list, when it may not list them all
+  bool whole_cluster = true;
+  if (!resource.type.kind.empty()) {
+    const std::string& group = resource.type.group;
+    std::optional<bool> cluster_wide = access_->may(access_check::on_resource("list", group, resource.plural));
+    if (!cluster_wide) {
+      return undecided();
+    }
+    if (!*cluster_wide) {
+      whole_cluster = false;
+      if (!resource.namespaced || query.namespace_) {
+        // One scope asked for: the caller may list there, or gets the API server's 403.
+        if (auto refusal = refused(
+                access_check::on_resource("list", group, resource.plural, query.namespace_.value_or(std::string())))) {
+          refusal->route = route;
+          return refusal;
+        }
+        whole_cluster = true;
+      } else {
+        std::set<std::string> seen;
+        for (const list_item& item : model.items) {
+          if (seen.insert(item.namespace_).second) {
+            std::optional<bool> allowed =
+                access_->may(access_check::on_resource("list", group, resource.plural, item.namespace_));
+            if (allowed && *allowed) {
+              readable.insert(item.namespace_);
+            } else if (allowed) {
+              cut.filtered = true;
+            }
+          }
+        }
+      }
+    }
+  }
+  if (!whole_cluster && cut.filtered) {
+    cut.visible = [&readable](const list_item& item) { return readable.contains(item.namespace_); };
+  }
+  // The joined entries of the items shown, each kind and namespace asked about once.
+  bool hides = false;
+  std::set<std::pair<kind_key, std::string>> asked;
+  for (const list_item& item : model.items) {
+    if (cut.visible && !cut.visible(item)) {
+      continue;
+    }
+    for (const join_span& span : item.joins) {
+      if (asked.insert({span.type, span.namespace_}).second && hidden_for(span)) {
+        hides = true;
+      }
+    }
+  }
+  if (!access_->decided()) {
+    return undecided();
+  }
+  if (!cut.filtered && !hides) {
+    return std::nullopt;
+  }
+  if (hides) {
+    cut.hidden = [this](const join_span& span) { return hidden_for(span); };
+  }
+  api_response response;
+  response.body = render_list_page(model, query, list_path, &cut);
+  response.route = route;
+  return response;
 }
 
 }  // namespace sextant

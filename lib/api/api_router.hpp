@@ -8,17 +8,29 @@
 // Lists, details, the problems and section routes are rendered once per change and served
 // from the daemon's view_cache. A render may take several slices (`begin` then `step`), so the
 // server can answer other requests between slices; `handle` runs every slice at once.
+//
+// With a caller's request_access (--auth=kubernetes) every answer is cut to what the caller may
+// read, from the same cached rendering: lists keep the namespaces the caller may `list` (and say
+// "filtered": true when they lost items), details need `get`, joined objects the caller may not
+// read become {"hidden": ...}, problems and /metrics drop what the caller may not list, and the
+// settings PUT needs `put` on the non-resource URL /sextant/settings/problems. A decision not
+// known yet is noted in the request_access; the caller asks the API server, then runs the request
+// again (app::answer).
 #include <chrono>
 #include <memory>
 
 #include "api/http_types.hpp"
 #include "app/daemon_state.hpp"
+#include "auth/join_marks.hpp"
+#include "auth/request_access.hpp"
 
 namespace sextant {
 
 class answer_job;
 struct cached_answer;
 struct rendered_view;
+struct list_model;
+struct list_query;
 
 // An answer under way: step it until it says it is done, then take the response.
 class answer_work {
@@ -31,7 +43,8 @@ class answer_work {
 
 class api_router {
  public:
-  explicit api_router(daemon_state& state) : state_(state) {}
+  // `access`: the caller's decisions; null when every caller may see everything (--auth=none).
+  explicit api_router(daemon_state& state, request_access* access = nullptr) : state_(state), access_(access) {}
 
   // The whole answer now (tests, and callers that need not yield).
   api_response handle(const api_request& request);
@@ -58,12 +71,33 @@ class api_router {
                   const resource_def& resource);
   work details_route(const api_request& request, const section& owner, const resource_def& resource,
                      const std::string& namespace_, const std::string& name);
-  // Serves `key` from the view cache, or renders it with `render` (shared with any request for
-  // the same key that is rendering it now).
-  work cached(const api_request& request, const std::string& key, const std::string& route,
+  // Serves the answer to `target` (gzipped or not) from the view cache, or renders it with
+  // `render` (shared with any request for the same answer that is rendering it now).
+  work cached(const parsed_target& target, bool gzip, const std::string& route,
               std::function<std::optional<rendered_view>(std::chrono::microseconds)> render);
 
+  // Per-caller cuts (null access_: none of them run).
+  // The 403 for a check the caller fails, or the placeholder while it is not decided; nullopt: allowed.
+  std::optional<api_response> refused(const access_check& check);
+  // May the caller list `type` in `namespace_` (cluster-wide when empty, or when allowed so)?
+  std::optional<bool> may_list(const kind_key& type, const std::string& namespace_);
+  // The sentence a joined entry is hidden behind, or nullopt when the caller may read it.
+  std::optional<std::string> hidden_for(const join_span& span);
+  std::string plural_of(const kind_key& type) const;
+  // Whether answers are cached gzipped for this request: not when they are cut per caller.
+  bool gzip_cached(const api_request& request) const;
+  api_response caller_problems(const std::optional<std::string>& category);
+  // A list page cut for the caller, or nullopt when the caller may read the whole cached page.
+  std::optional<api_response> caller_page(const list_model& model, const resource_def& resource,
+                                          const list_query& query, const std::string& list_path,
+                                          const std::string& route);
+  std::string caller_metrics(std::string text);
+
   daemon_state& state_;
+  request_access* access_ = nullptr;
 };
+
+// The non-resource URL a caller needs `put` on to change problem settings (README "Security").
+inline constexpr const char* settings_permission_path = "/sextant/settings/problems";
 
 }  // namespace sextant

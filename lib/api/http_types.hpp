@@ -21,6 +21,7 @@ struct api_request {
   std::string if_none_match;
   std::string body;
   std::string accept_encoding = {};
+  std::string authorization = {};  // the Authorization header; read only by app::answer's authentication
 };
 
 struct api_response;

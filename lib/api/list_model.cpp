@@ -11,13 +11,18 @@ std::string dump_text(const json& value) {
   return value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-list_item item_of(const json& summary, std::string key) {
+list_item item_of(const json& summary, std::string key, bool marked) {
   list_item item;
   item.key = std::move(key);
   item.namespace_ = string_or(summary, {"namespace"});
   item.state = string_or(summary, {"state", "label"});
   item.queue = string_or(summary, {"localQueue"});
   item.body = dump_text(summary);
+  if (marked) {
+    stripped_view stripped = strip_join_marks(item.body);
+    item.body = std::move(stripped.text);
+    item.joins = std::move(stripped.joins);
+  }
   return item;
 }
 
@@ -42,7 +47,7 @@ void list_render::start(const view_context& context) {
     for (json& item : computed.items) {
       std::string key = string_or(item, {"namespace"});
       key += (key.empty() ? "" : "/") + string_or(item, {"name"});
-      model_.items.push_back(item_of(item, std::move(key)));
+      model_.items.push_back(item_of(item, std::move(key), context.mark_joins));
     }
     model_.incomplete = computed.incomplete;
     model_.incomplete_reason = computed.incomplete_reason;
@@ -76,6 +81,7 @@ bool list_render::step(std::chrono::microseconds budget) {
   context.now = rendered_at_;
   context.now.record_into(&reads_);
   context.reads = &reads_;
+  context.mark_joins = state_.per_caller_views;
   state_.store.record_reads(&reads_);
   struct stop_recording {
     const object_store& store;
@@ -87,7 +93,8 @@ bool list_render::step(std::chrono::microseconds budget) {
   const steady::time_point until = steady::now() + budget;
   while (next_ < objects_.size()) {
     const cached_object& object = *objects_[next_];
-    list_item item = item_of(object_summary(state_, owner_, resource_, object, context), object.key());
+    list_item item =
+        item_of(object_summary(state_, owner_, resource_, object, context), object.key(), context.mark_joins);
     for (const auto& [key, value] : object_or_empty(object.body(), {"metadata", "labels"}).items()) {
       if (value.is_string()) {
         item.labels.emplace_back(std::string(key), std::string(value.string_view()));

@@ -16,6 +16,7 @@
 
 #include "api/view_stamp.hpp"
 #include "app/daemon_state.hpp"
+#include "auth/join_marks.hpp"
 
 namespace sextant {
 
@@ -26,6 +27,7 @@ struct list_item {
   std::string state;  // state.label
   std::string queue;  // the summary's localQueue, when it has one
   std::vector<std::pair<std::string, std::string>> labels;
+  std::vector<join_span> joins;  // the objects the summary joins, in `body` (per-caller views only)
 };
 
 struct list_model {

@@ -207,8 +207,12 @@ std::optional<std::string> parse_list_query(const parsed_target& target, const r
   return std::nullopt;
 }
 
-std::string render_list_page(const list_model& model, const list_query& query, const std::string& list_path) {
+std::string render_list_page(const list_model& model, const list_query& query, const std::string& list_path,
+                             const list_cut* cut) {
   const auto& items = model.items;
+  auto shown = [&query, cut](const list_item& item) {
+    return selected(item, query) && (cut == nullptr || !cut->visible || cut->visible(item));
+  };
   std::size_t from = 0;
   if (query.after) {
     if (model.computed) {
@@ -231,21 +235,25 @@ std::string render_list_page(const list_model& model, const list_query& query, c
   std::size_t last_position = 0;
   for (; index < items.size(); ++index) {
     const list_item& item = items[index];
-    if (!selected(item, query)) {
+    if (!shown(item)) {
       continue;
     }
     if (query.limit != 0 && returned == query.limit) {
       break;
     }
     page += returned == 0 ? "" : ",";
-    page += item.body;
+    if (cut != nullptr && cut->hidden && !item.joins.empty()) {
+      page += redact_joins(item.body, item.joins, cut->hidden);
+    } else {
+      page += item.body;
+    }
     ++returned;
     last_key = item.key;
     last_position = index + 1;
   }
   std::size_t remaining = 0;
   for (std::size_t rest = index; rest < items.size(); ++rest) {
-    remaining += selected(items[rest], query) ? 1 : 0;
+    remaining += shown(items[rest]) ? 1 : 0;
   }
   if (query.paged) {
     body += "\"continue\":";
@@ -256,6 +264,9 @@ std::string render_list_page(const list_model& model, const list_query& query, c
           continue_token(list_path, model.stamp.digest(), model.computed ? std::to_string(last_position) : last_key));
     }
     body += ",";
+  }
+  if (cut != nullptr && cut->filtered) {
+    body += "\"filtered\":true,";
   }
   body += "\"incomplete\":";
   body += model.incomplete ? "true" : "false";

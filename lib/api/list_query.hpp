@@ -9,6 +9,7 @@
 // server's, objects present throughout are neither skipped nor repeated; objects added or
 // removed behind the cursor are not seen. Computed pages (no object keys) continue by position.
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,9 +50,19 @@ std::optional<std::vector<label_term>> parse_label_selector(const std::string& t
 std::optional<std::string> parse_list_query(const parsed_target& target, const resource_def& resource,
                                             const std::string& list_path, list_query& query);
 
+// One caller's cut of a list (--auth=kubernetes): the items it may see, and the sentence each
+// joined entry it may not read is hidden behind (nullopt: shown).
+struct list_cut {
+  std::function<bool(const list_item&)> visible;
+  std::function<std::optional<std::string>(const join_span&)> hidden;
+  bool filtered = false;  // items were left out: the page says "filtered": true
+};
+
 // {"items": [...], "incomplete": ..., "incompleteReason": ...} and, for a paged request,
-// "continue" (a token, or null on the last page) and "remainingItemCount".
-std::string render_list_page(const list_model& model, const list_query& query, const std::string& list_path);
+// "continue" (a token, or null on the last page) and "remainingItemCount"; cut for one caller
+// when `cut` is given.
+std::string render_list_page(const list_model& model, const list_query& query, const std::string& list_path,
+                             const list_cut* cut = nullptr);
 
 std::string continue_token(const std::string& list_path, std::uint64_t generation, const std::string& after);
 

@@ -31,7 +31,7 @@ json object_summary(daemon_state& daemon, const section& owner, const resource_d
       {"uid", or_null(object.uid)},
       {"created", or_null(string_or(object.body(), {"metadata", "creationTimestamp"}))},
       {"state", {{"label", state.label}, {"reason", or_null(state.reason)}, {"message", or_null(state.message)}}},
-      {"path", context.path_json(object.type, object.namespace_, object.name)}};
+      {"path", context.path_json(object.type, object.namespace_, object.name, false)}};
   if (resource.summarize) {
     try {
       resource.summarize(object, context, summary);

@@ -56,6 +56,7 @@ bool answer_job::step(std::chrono::microseconds budget) {
   answer_.body = std::move(body);
   answer_.gzip = gzip_ && view_->status == 200;
   answer_.stamp = view_->stamp;
+  answer_.joins = view_->joins;
   // Same scope (route and parameters) and same inputs: same bytes, so the same ETag. The
   // encoding is part of it: a gzipped body is another representation.
   answer_.etag = "\"" + hex(fnv(hex(answer_.stamp.digest()), fnv(etag_scope_, cache_.boot()))) +

@@ -19,6 +19,7 @@
 #include "api/gzip_body.hpp"
 #include "api/list_model.hpp"
 #include "api/view_stamp.hpp"
+#include "auth/join_marks.hpp"
 
 namespace sextant {
 
@@ -30,6 +31,7 @@ struct cached_answer {
   bool gzip = false;
   std::string etag;  // derived from the stamp, never from the bytes
   view_stamp stamp;
+  std::shared_ptr<const std::vector<join_span>> joins;  // joined entries in `body` (per-caller views only)
 };
 
 // A view's answer before it is cached: status, body and what it read.
@@ -38,6 +40,7 @@ struct rendered_view {
   std::string content_type = "application/json";
   std::shared_ptr<const std::string> body;
   view_stamp stamp;
+  std::shared_ptr<const std::vector<join_span>> joins;
 };
 
 class view_cache;

@@ -13,6 +13,9 @@
 #include "api/api_router.hpp"
 #include "api/view_cache.hpp"
 #include "app/pod_log_streamer.hpp"
+#include "auth/authenticator.hpp"
+#include "auth/authorizer.hpp"
+#include "auth/request_access.hpp"
 #include "kube/connection_choice.hpp"
 #include "kube/document_poller.hpp"
 #include "kube/live_source.hpp"
@@ -35,6 +38,19 @@ constexpr auto problem_slice = std::chrono::microseconds(2000);
 constexpr auto settings_reload_interval = std::chrono::seconds(5);
 // Changes after which freed memory is returned to the kernel (a relist is thousands).
 constexpr std::size_t trim_after_changes = 500;
+// How often --insecure-allow-anyone says again that anyone may read everything.
+constexpr auto anyone_warning_interval = std::chrono::minutes(1);
+// Rounds of permission questions one request may need: its route, then the namespaces of a
+// list, then the objects its answer joins.
+constexpr int access_rounds = 5;
+// A review is small and the API server answers it from memory.
+constexpr auto review_timeout = std::chrono::seconds(10);
+
+// Probes stay open to anyone: the kubelet sends no token.
+bool open_to_anyone(const std::string& target) {
+  const std::string path = target.substr(0, target.find('?'));
+  return path == "/healthz" || path == "/readyz";
+}
 
 std::pair<std::string, unsigned short> split_listen(const std::string& listen) {
   auto colon = listen.rfind(':');
@@ -56,7 +72,8 @@ app::app(asio::io_context& io, daemon_config config)
       signals_(io, SIGINT, SIGTERM),
       debounce_timer_(io),
       due_timer_(io),
-      settings_timer_(io) {
+      settings_timer_(io),
+      anyone_timer_(io) {
   if (config_.now) {
     clock_ = std::make_unique<fixed_clock>(*config_.now);
   } else {
@@ -68,6 +85,10 @@ app::app(asio::io_context& io, daemon_config config)
 app::~app() = default;
 
 void app::start() {
+  if (std::string error = check_access_settings(config_); !error.empty()) {
+    throw std::runtime_error(error);
+  }
+  state_->per_caller_views = effective_auth(config_) == "kubernetes";
   load_settings();
   register_metrics();
   monitor_ = std::make_unique<loop_monitor>(io_, state_->metrics);
@@ -87,17 +108,20 @@ void app::start() {
   } else {
     start_live();
   }
+  start_access_control();
   auto [host, port] = split_listen(config_.listen);
   http_server_options options{host,
                               port,
                               config_.max_connections,
                               config_.max_request_bytes,
                               config_.idle_timeout_seconds,
-                              config_.shutdown_grace_seconds};
+                              config_.shutdown_grace_seconds,
+                              config_.tls_cert,
+                              config_.tls_key};
   server_ =
       std::make_unique<http_server>(io_, options, [this](api_request request) { return answer(std::move(request)); });
   server_->start();
-  spdlog::info("serving the API on {}:{}", host, server_->port());
+  spdlog::info("serving the API on {}://{}:{}", config_.tls_cert.empty() ? "http" : "https", host, server_->port());
   start_probes();
   // From here on the loop serves; a snapshot's load before it is start-up, not a stall.
   monitor_->start();
@@ -115,8 +139,49 @@ void app::start() {
 }
 
 asio::awaitable<api_response> app::answer(api_request request) {
-  using steady = std::chrono::steady_clock;
+  if (authenticator_ && !open_to_anyone(request.target)) {
+    co_return co_await answer_caller(std::move(request));
+  }
   api_router router(*state_);
+  api_response response = co_await render(router, request);
+  co_return router.complete(request, std::move(response));
+}
+
+asio::awaitable<api_response> app::answer_caller(api_request request) {
+  authentication identity = co_await authenticator_->authenticate(std::move(request.authorization));
+  if (!identity.who) {
+    api_router router(*state_);
+    api_response refusal =
+        error_response(identity.status, identity.status == 401 ? "Unauthorized" : "Unavailable", identity.message);
+    if (identity.status == 401) {
+      refusal.headers.emplace_back("WWW-Authenticate", "Bearer");
+    }
+    refusal.route = "unauthenticated";
+    co_return router.complete(request, std::move(refusal));
+  }
+  request_access access(
+      *identity.who, [this](const caller& who, const access_check& check) { return authorizer_->known(who, check); });
+  api_router router(*state_, &access);
+  for (int round = 1;; ++round) {
+    api_response response = co_await render(router, request);
+    if (access.decided()) {
+      co_return router.complete(request, std::move(response));
+    }
+    // Not a co_await inside ?: — GCC 12 destroys such a temporary twice.
+    std::string error = "the answer needed more permission checks than expected";
+    if (round < access_rounds) {
+      error = co_await authorizer_->decide(access.who(), access.take_pending());
+    }
+    if (!error.empty()) {
+      api_response unavailable = error_response(503, "Unavailable", error);
+      unavailable.route = response.route;
+      co_return router.complete(request, std::move(unavailable));
+    }
+  }
+}
+
+asio::awaitable<api_response> app::render(api_router& router, const api_request& request) {
+  using steady = std::chrono::steady_clock;
   steady::time_point started = steady::now();
   std::unique_ptr<answer_work> work = router.begin(request);
   // A long render (a 5000-item list, its gzip) runs a slice at a time; between slices the loop
@@ -126,9 +191,45 @@ asio::awaitable<api_response> app::answer(api_request request) {
     co_await asio::post(io_, asio::use_awaitable);
     started = steady::now();
   }
-  api_response response = router.complete(request, work->take());
+  api_response response = work->take();
   monitor_->step_took("http", steady::now() - started);
   co_return response;
+}
+
+void app::start_access_control() {
+  if (effective_auth(config_) == "none") {
+    if (!loopback_listen(config_.listen)) {
+      warn_anyone_may_read();
+    }
+    return;
+  }
+  // The reviews go through the daemon's own client, as its service account: the one write-like
+  // request it makes, and one the API server answers without storing anything.
+  kube::api_client& client = live_source_->client();
+  auto post = [&client](std::string path, std::string body) {
+    kube::request_options options;
+    options.verb = "create";
+    options.timeout = review_timeout;
+    options.body_limit = std::uint64_t{1} << 20;
+    return client.post(std::move(path), std::move(body), options);
+  };
+  authenticator_ = std::make_unique<authenticator>(post, std::chrono::seconds(config_.auth_cache_seconds));
+  authorizer_ =
+      std::make_unique<authorizer>(io_.get_executor(), post, std::chrono::seconds(config_.access_cache_seconds));
+  spdlog::info("callers need a bearer token; they see only what their user may read");
+}
+
+void app::warn_anyone_may_read() {
+  spdlog::warn("--auth=none on {}: anyone who reaches it reads every object the daemon caches", config_.listen);
+  if (stopping_) {
+    return;
+  }
+  anyone_timer_.expires_after(anyone_warning_interval);
+  anyone_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec) {
+      warn_anyone_may_read();
+    }
+  });
 }
 
 int app::run() {
@@ -257,7 +358,7 @@ void app::start_probes() {
   probe_publisher_->start();
   auto [host, port] = split_listen(config_.probe_listen);
   // Probes are tiny: a few connections, short requests, no keep-alive to speak of.
-  http_server_options options{host, port, 16, 8192, 30, 1};
+  http_server_options options{host, port, 16, 8192, 30, 1, {}, {}};
   probe_server_ = std::make_unique<probe_server>(options, status);
   probe_server_->start();
   spdlog::info("serving /healthz and /readyz on {}:{}", host, probe_server_->port());
@@ -414,6 +515,7 @@ void app::shutdown() {
   debounce_timer_.cancel();
   due_timer_.cancel();
   settings_timer_.cancel();
+  anyone_timer_.cancel();
   signals_.cancel();
   if (monitor_) {
     monitor_->stop();

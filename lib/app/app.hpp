@@ -23,6 +23,11 @@ class live_source;
 class document_poller;
 }  // namespace kube
 
+class authenticator;
+class authorizer;
+class request_access;
+class api_router;
+
 class app {
  public:
   app(boost::asio::io_context& io, daemon_config config);
@@ -41,6 +46,13 @@ class app {
 
  private:
   boost::asio::awaitable<api_response> answer(api_request request);
+  // The router's answer, a slice at a time (the loop serves others between slices).
+  boost::asio::awaitable<api_response> render(api_router& router, const api_request& request);
+  // --auth=kubernetes: who asks (TokenReview), then the answer cut to what they may read, asking
+  // the permissions it needs (SubjectAccessReviews) before it is served.
+  boost::asio::awaitable<api_response> answer_caller(api_request request);
+  void start_access_control();
+  void warn_anyone_may_read();
   void load_settings();
   void reload_configmap_settings();
   void load_snapshot();
@@ -69,6 +81,7 @@ class app {
   boost::asio::steady_timer debounce_timer_;
   boost::asio::steady_timer due_timer_;
   boost::asio::steady_timer settings_timer_;  // re-reads a settings ConfigMap
+  boost::asio::steady_timer anyone_timer_;    // --insecure-allow-anyone's warning, every minute
   bool evaluation_pending_ = false;
   bool problem_pass_running_ = false;
   bool evaluate_again_ = false;  // asked for while a pass ran: another follows it
@@ -76,6 +89,8 @@ class app {
   bool stopping_ = false;
   std::shared_ptr<kube::live_source> live_source_;  // the live cluster source, when not in snapshot mode
   std::unique_ptr<kube::document_poller> poller_;   // uses live_source_'s client, so is destroyed first
+  std::unique_ptr<authenticator> authenticator_;    // --auth=kubernetes; use live_source_'s client
+  std::unique_ptr<authorizer> authorizer_;
 };
 
 }  // namespace sextant

@@ -58,6 +58,9 @@ struct daemon_state {
   settings_home settings = settings_home::in_memory();
   // Rendered lists, details and problems, kept until what they read changes (api/view_cache).
   std::unique_ptr<view_cache> views;
+  // Callers see only what they may read (--auth=kubernetes): views render with joined objects
+  // marked (view_context::mark_joins), so each caller's answer is cut from the one rendering.
+  bool per_caller_views = false;
 
   // Set by the live source: the watches not yet synced (empty: ready). Snapshot mode: none.
   std::function<std::vector<std::string>()> unsynced;

@@ -123,6 +123,33 @@ const std::vector<option_entry>& entries() {
        [](daemon_config& c, const std::string& v, const std::string& where) {
          c.shutdown_grace_seconds = parse_positive(v, where);
        }},
+      {{"auth", "--auth",
+        "kubernetes: every /api/v1 and /metrics request needs a bearer token, checked with a TokenReview, and "
+        "sees only what its user may read (SubjectAccessReviews); none: anyone who reaches the port sees "
+        "everything, allowed on loopback only (default: kubernetes with --in-cluster, else none)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         check_one_of(v, {"kubernetes", "none"}, where);
+         c.auth = v;
+       }},
+      {{"insecureAllowAnyone", "--insecure-allow-anyone",
+        "Allow --auth=none on an address that is not loopback (a warning is logged every minute)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.insecure_allow_anyone = parse_bool(v, where);
+       },
+       true},
+      {{"authCacheSeconds", "--auth-cache-seconds", "Seconds a token's verdict is kept, by its SHA-256 (default 10)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.auth_cache_seconds = parse_positive(v, where);
+       }},
+      {{"accessCacheSeconds", "--access-cache-seconds", "Seconds a caller's permission decision is kept (default 10)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.access_cache_seconds = parse_positive(v, where);
+       }},
+      {{"tlsCert", "--tls-cert",
+        "Serve HTTPS with this PEM certificate chain (re-read when it changes; with --tls-key)"},
+       [](daemon_config& c, const std::string& v, const std::string&) { c.tls_cert = v; }},
+      {{"tlsKey", "--tls-key", "The PEM private key of --tls-cert (re-read when it changes)"},
+       [](daemon_config& c, const std::string& v, const std::string&) { c.tls_key = v; }},
   };
   return table;
 }
@@ -247,6 +274,59 @@ parsed_command_line parse_command_line(const std::vector<std::string>& args) {
     entry->apply(parsed.config, *value, flag);
   }
   return parsed;
+}
+
+std::string effective_auth(const daemon_config& config) {
+  if (!config.auth.empty()) {
+    return config.auth;
+  }
+  return config.in_cluster ? "kubernetes" : "none";
+}
+
+bool loopback_listen(const std::string& listen) {
+  std::string host = listen.substr(0, listen.rfind(':'));
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  if (host == "localhost" || host == "::1") {
+    return true;
+  }
+  // 127.0.0.0/8, written as four decimal parts.
+  if (!host.starts_with("127.")) {
+    return false;
+  }
+  int parts = 0;
+  std::size_t from = 0;
+  while (from <= host.size()) {
+    std::size_t dot = host.find('.', from);
+    std::string part = host.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
+    int value = -1;
+    auto [end, error] = std::from_chars(part.data(), part.data() + part.size(), value);
+    if (part.empty() || error != std::errc{} || end != part.data() + part.size() || value > 255) {
+      return false;
+    }
+    ++parts;
+    if (dot == std::string::npos) {
+      break;
+    }
+    from = dot + 1;
+  }
+  return parts == 4;
+}
+
+std::string check_access_settings(const daemon_config& config) {
+  const std::string auth = effective_auth(config);
+  if (auth == "none" && !config.insecure_allow_anyone && !loopback_listen(config.listen)) {
+    return "--auth=none serves everything to anyone who reaches " + config.listen +
+           ": listen on loopback, use --auth=kubernetes, or say --insecure-allow-anyone";
+  }
+  if (auth == "kubernetes" && !config.snapshot.empty()) {
+    return "--auth=kubernetes asks the cluster's API server about each caller: it does not go with --snapshot";
+  }
+  if (config.tls_cert.empty() != config.tls_key.empty()) {
+    return "--tls-cert and --tls-key go together: name both files, or neither";
+  }
+  return {};
 }
 
 std::string usage_text() {

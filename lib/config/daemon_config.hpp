@@ -28,7 +28,24 @@ struct daemon_config {
   int max_request_bytes = 65536;
   int idle_timeout_seconds = 30;
   int shutdown_grace_seconds = 5;
+  // Who may ask (README "Security"): "kubernetes" (bearer tokens, TokenReview and
+  // SubjectAccessReview) or "none"; empty = kubernetes with --in-cluster, else none.
+  std::string auth;
+  bool insecure_allow_anyone = false;  // --auth=none on an address that is not loopback
+  int auth_cache_seconds = 10;         // how long a token's verdict is kept (by its SHA-256)
+  int access_cache_seconds = 10;       // how long a permission decision is kept
+  std::string tls_cert;                // PEM files: serve HTTPS, reloaded when they change
+  std::string tls_key;
 };
+
+// The caller checks in force: "kubernetes" or "none".
+std::string effective_auth(const daemon_config& config);
+// Whether an ADDRESS:PORT listens on loopback only (127.0.0.0/8, ::1, localhost).
+bool loopback_listen(const std::string& listen);
+// The combinations refused at start: --auth=none off loopback without --insecure-allow-anyone,
+// --auth=kubernetes without a cluster to ask (--snapshot), one of --tls-cert/--tls-key alone.
+// Returns the error sentence, or empty.
+std::string check_access_settings(const daemon_config& config);
 
 struct config_option {
   std::string key;   // YAML key: "maxConnections"

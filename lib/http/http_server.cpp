@@ -11,6 +11,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 
 namespace sextant {
 namespace asio = boost::asio;
@@ -25,12 +26,19 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 constexpr auto stream_write_timeout = std::chrono::seconds(30);
 }  // namespace
 
+constexpr auto tls_handshake_timeout = std::chrono::seconds(10);
+
 struct http_server::session {
   explicit session(tcp::socket socket) : stream(std::move(socket)) {}
-  beast::tcp_stream stream;
+  beast::tcp_stream stream;                         // moved into `tls` when serving HTTPS
+  std::shared_ptr<asio::ssl::context> tls_context;  // outlives the stream that uses it
+  std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> tls;
   bool idle = true;  // waiting for a request, not handling one
   // Set while a streamed answer runs: ends it (the server is stopping).
   std::function<void()> end_stream;
+
+  beast::tcp_stream& transport() { return tls ? beast::get_lowest_layer(*tls) : stream; }
+  tcp::socket& socket() { return transport().socket(); }
 };
 
 namespace {
@@ -195,6 +203,12 @@ http_server::http_server(asio::io_context& io, http_server_options options, hand
 http_server::~http_server() = default;
 
 void http_server::start() {
+  if (!options_.tls_cert.empty()) {
+    tls_ = std::make_unique<serving_tls>(options_.tls_cert, options_.tls_key);
+    if (std::string error = tls_->load(); !error.empty()) {
+      throw std::runtime_error(error);
+    }
+  }
   boost::system::error_code ec;
   auto address = asio::ip::make_address(options_.address, ec);
   if (ec) {
@@ -230,12 +244,38 @@ asio::awaitable<void> http_server::accept_loop() {
       continue;
     }
     auto connection = std::make_shared<session>(std::move(socket));
+    if (tls_) {
+      tls_->refresh();
+      connection->tls_context = tls_->context();
+      connection->tls = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(std::move(connection->stream),
+                                                                               *connection->tls_context);
+    }
     sessions_.insert(connection);
     asio::co_spawn(io_, serve(connection), asio::detached);
   }
 }
 
 asio::awaitable<void> http_server::serve(std::shared_ptr<session> connection) {
+  if (connection->tls) {
+    if (sessions_.size() > static_cast<std::size_t>(options_.max_connections)) {
+      finish(connection);  // no handshake, so nothing the client could read
+      co_return;
+    }
+    connection->transport().expires_after(tls_handshake_timeout);
+    auto [handshake_error] = co_await connection->tls->async_handshake(asio::ssl::stream_base::server, use_tuple);
+    if (handshake_error) {
+      spdlog::debug("TLS handshake: {}", handshake_error.message());
+      finish(connection);
+      co_return;
+    }
+    co_await exchange_requests(*connection->tls, connection);
+  } else {
+    co_await exchange_requests(connection->stream, connection);
+  }
+}
+
+template <class Stream>
+asio::awaitable<void> http_server::exchange_requests(Stream& stream, std::shared_ptr<session> connection) {
   beast::flat_buffer buffer;
   if (sessions_.size() > static_cast<std::size_t>(options_.max_connections)) {
     // Over the limit: say so at once rather than leave the client hanging.
@@ -245,8 +285,8 @@ asio::awaitable<void> http_server::serve(std::shared_ptr<session> connection) {
     busy.set(http::field::connection, "close");
     busy.body() = envelope.body;
     busy.prepare_payload();
-    connection->stream.expires_after(std::chrono::seconds(5));
-    co_await http::async_write(connection->stream, busy, use_tuple);
+    connection->transport().expires_after(std::chrono::seconds(5));
+    co_await http::async_write(stream, busy, use_tuple);
     finish(connection);
     co_return;
   }
@@ -258,8 +298,8 @@ asio::awaitable<void> http_server::serve(std::shared_ptr<session> connection) {
     http::request_parser<http::string_body> parser;
     parser.header_limit(static_cast<std::uint32_t>(std::min(options_.max_request_bytes, 16384)));
     parser.body_limit(static_cast<std::uint64_t>(options_.max_request_bytes));
-    connection->stream.expires_after(std::chrono::seconds(options_.idle_timeout_seconds));
-    auto [read_error, bytes] = co_await http::async_read(connection->stream, buffer, parser, use_tuple);
+    connection->transport().expires_after(std::chrono::seconds(options_.idle_timeout_seconds));
+    auto [read_error, bytes] = co_await http::async_read(stream, buffer, parser, use_tuple);
     (void)bytes;
     connection->idle = false;
     api_response answer;
@@ -285,13 +325,17 @@ asio::awaitable<void> http_server::serve(std::shared_ptr<session> connection) {
       keep_alive = request.keep_alive() && !stopping_;
       version = request.version();
       method = std::string(request.method_string());
-      api_request call{method, std::string(request.target()), std::string(request[http::field::if_none_match]),
-                       request.body(), std::string(request[http::field::accept_encoding])};
+      api_request call{method,
+                       std::string(request.target()),
+                       std::string(request[http::field::if_none_match]),
+                       request.body(),
+                       std::string(request[http::field::accept_encoding]),
+                       std::string(request[http::field::authorization])};
       answer = co_await handle_(std::move(call));
       if (answer.stream && method != "HEAD") {
         // A streamed answer: written as it comes, then the connection closes.
         std::optional<api_response> refused =
-            co_await send_stream(connection->stream, connection, connection->end_stream, answer, version, stopping_);
+            co_await send_stream(stream, connection, connection->end_stream, answer, version, stopping_);
         if (!refused) {
           break;
         }
@@ -318,16 +362,16 @@ asio::awaitable<void> http_server::serve(std::shared_ptr<session> connection) {
     response.body().data = head || payload.empty() ? nullptr : const_cast<char*>(payload.data());
     response.body().size = head ? 0 : payload.size();
     response.body().more = false;
-    connection->stream.expires_after(std::chrono::seconds(options_.idle_timeout_seconds));
+    connection->transport().expires_after(std::chrono::seconds(options_.idle_timeout_seconds));
     http::response_serializer<http::buffer_body> serializer(response);
     if (head) {
-      auto [write_error, written] = co_await http::async_write_header(connection->stream, serializer, use_tuple);
+      auto [write_error, written] = co_await http::async_write_header(stream, serializer, use_tuple);
       (void)written;
       if (write_error) {
         break;
       }
     } else {
-      auto [write_error, written] = co_await http::async_write(connection->stream, serializer, use_tuple);
+      auto [write_error, written] = co_await http::async_write(stream, serializer, use_tuple);
       (void)written;
       if (write_error) {
         break;
@@ -342,8 +386,8 @@ asio::awaitable<void> http_server::serve(std::shared_ptr<session> connection) {
 
 void http_server::finish(const std::shared_ptr<session>& connection) {
   boost::system::error_code ignored;
-  connection->stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
-  connection->stream.socket().close(ignored);
+  connection->socket().shutdown(tcp::socket::shutdown_send, ignored);
+  connection->socket().close(ignored);
   sessions_.erase(connection);
   maybe_stopped();
 }
@@ -360,7 +404,7 @@ void http_server::stop(std::function<void()> on_stopped) {
   // streamed answers end now (a followed log would never finish by itself).
   for (const auto& connection : sessions_) {
     if (connection->idle) {
-      connection->stream.socket().cancel(ignored);
+      connection->socket().cancel(ignored);
     } else if (connection->end_stream) {
       connection->end_stream();
     }
@@ -372,7 +416,7 @@ void http_server::stop(std::function<void()> on_stopped) {
     }
     for (const auto& connection : sessions_) {
       boost::system::error_code ignored_close;
-      connection->stream.socket().close(ignored_close);
+      connection->socket().close(ignored_close);
     }
   });
   maybe_stopped();

@@ -4,7 +4,8 @@
 // Bounded: at most `max_connections` at once (more get 503 and are closed), requests larger
 // than `max_request_bytes` get 413/431, idle keep-alive connections close after the idle
 // timeout. `stop()` closes the listener, lets requests in flight finish, closes idle
-// connections at once and any left after the grace period.
+// connections at once and any left after the grace period. With a certificate and key it
+// serves HTTPS only, and picks up a renewed certificate for new connections.
 #include <functional>
 #include <memory>
 #include <set>
@@ -16,6 +17,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "api/http_types.hpp"
+#include "http/serving_tls.hpp"
 
 namespace sextant {
 
@@ -26,6 +28,9 @@ struct http_server_options {
   int max_request_bytes = 65536;
   int idle_timeout_seconds = 30;
   int shutdown_grace_seconds = 5;
+  // Both set: HTTPS with this certificate chain and key (serving_tls reloads them on change).
+  std::string tls_cert = {};
+  std::string tls_key = {};
 };
 
 class http_server {
@@ -51,6 +56,8 @@ class http_server {
   struct session;
   boost::asio::awaitable<void> accept_loop();
   boost::asio::awaitable<void> serve(std::shared_ptr<session> connection);
+  template <class Stream>
+  boost::asio::awaitable<void> exchange_requests(Stream& stream, std::shared_ptr<session> connection);
   void finish(const std::shared_ptr<session>& connection);
   void maybe_stopped();
 
@@ -63,6 +70,7 @@ class http_server {
   bool stopping_ = false;
   std::function<void()> on_stopped_;
   std::unique_ptr<boost::asio::steady_timer> grace_timer_;
+  std::unique_ptr<serving_tls> tls_;  // set with --tls-cert and --tls-key
 };
 
 }  // namespace sextant

@@ -213,7 +213,8 @@ net::awaitable<std::string> api_client::connect(connection& c) {
   co_return std::string();
 }
 
-net::awaitable<api_client::exchange> api_client::send(const std::string& target, const request_options& options,
+net::awaitable<api_client::exchange> api_client::send(const std::string& target, const std::string* post_body,
+                                                      const request_options& options,
                                                       const std::shared_ptr<cancel_token>& cancel, bool allow_pooled) {
   exchange out;
   auth_result auth = co_await credentials_.current();
@@ -262,7 +263,13 @@ net::awaitable<api_client::exchange> api_client::send(const std::string& target,
     }
   }
 
-  http::request<http::empty_body> request{http::verb::get, config_.server.path + target, 11};
+  http::request<http::string_body> request{post_body ? http::verb::post : http::verb::get, config_.server.path + target,
+                                           11};
+  if (post_body) {
+    request.set(http::field::content_type, "application/json");
+    request.body() = *post_body;
+    request.prepare_payload();
+  }
   request.set(http::field::host, config_.server.authority());
   request.set(http::field::user_agent, "sextantd/" SEXTANT_VERSION);
   request.set(http::field::accept, options.accept);
@@ -300,11 +307,20 @@ net::awaitable<api_client::exchange> api_client::send(const std::string& target,
 
 net::awaitable<http_reply> api_client::get(std::string target, request_options options,
                                            std::shared_ptr<cancel_token> cancel) {
+  co_return co_await whole(std::move(target), nullptr, std::move(options), std::move(cancel));
+}
+
+net::awaitable<http_reply> api_client::post(std::string target, std::string body, request_options options) {
+  co_return co_await whole(std::move(target), &body, std::move(options), nullptr);
+}
+
+net::awaitable<http_reply> api_client::whole(std::string target, const std::string* post_body, request_options options,
+                                             std::shared_ptr<cancel_token> cancel) {
   http_reply reply;
   bool retried_stale = false;  // a pooled connection the server had closed
   bool retried_401 = false;    // refreshed credentials get one more try
   for (;;) {
-    exchange ex = co_await send(target, options, cancel, !retried_stale);
+    exchange ex = co_await send(target, post_body, options, cancel, !retried_stale);
     if (!ex.parser) {
       if (ex.pooled && !retried_stale && !(cancel && cancel->cancelled())) {
         retried_stale = true;
@@ -364,7 +380,7 @@ net::awaitable<stream_reply> api_client::open_stream(std::string target, request
                                                      std::shared_ptr<cancel_token> cancel) {
   stream_reply reply;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    exchange ex = co_await send(target, options, cancel, false);
+    exchange ex = co_await send(target, nullptr, options, cancel, false);
     if (!ex.parser) {
       reply.error = ex.error;
       break;

@@ -77,6 +77,9 @@ class api_client {
 
   net::awaitable<http_reply> get(std::string target, request_options options,
                                  std::shared_ptr<cancel_token> cancel = nullptr);
+  // A POST of a JSON body, answered whole: only the reviews the API server answers without
+  // storing anything (TokenReview, SubjectAccessReview); the daemon writes no object.
+  net::awaitable<http_reply> post(std::string target, std::string body, request_options options);
   net::awaitable<stream_reply> open_stream(std::string target, request_options options,
                                            std::chrono::seconds idle_timeout,
                                            std::shared_ptr<cancel_token> cancel = nullptr);
@@ -90,8 +93,10 @@ class api_client {
 
  private:
   struct exchange;
-  net::awaitable<exchange> send(const std::string& target, const request_options& options,
+  net::awaitable<exchange> send(const std::string& target, const std::string* post_body, const request_options& options,
                                 const std::shared_ptr<cancel_token>& cancel, bool allow_pooled);
+  net::awaitable<http_reply> whole(std::string target, const std::string* post_body, request_options options,
+                                   std::shared_ptr<cancel_token> cancel);
   net::awaitable<std::string> connect(connection& c);
   std::shared_ptr<net::ssl::context> tls_for(const auth_material& auth, std::string& error);
   void count(const std::string& verb, int status);

@@ -1,15 +1,14 @@
 #include "sections/section.hpp"
 
+#include "auth/join_marks.hpp"
 #include "sections/common/links.hpp"
 
 namespace sextant {
 
-json view_context::path_json(const kind_key& type, const std::string& namespace_, const std::string& name) const {
-  if (!path_for) {
-    return nullptr;
-  }
-  auto path = path_for(type, namespace_, name);
-  return or_null(path);
+json view_context::path_json(const kind_key& type, const std::string& namespace_, const std::string& name,
+                             bool joined) const {
+  json path = path_for ? or_null(path_for(type, namespace_, name)) : json(nullptr);
+  return mark_joins && joined ? join_marked_path(type, namespace_, path) : path;
 }
 
 resource_def kind_resource(std::string plural, std::string title, kind_key type, scope where) {

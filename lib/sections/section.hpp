@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "auth/access_check.hpp"
 #include "ingest/ingest_profile.hpp"
 #include "sections/streaming_route.hpp"
 #include "sections/view_context.hpp"
@@ -148,6 +149,11 @@ struct section_route {
   std::vector<kind_key> reads_on_demand = {};  // kinds read on demand that the route reads
   // Kinds read on demand that one request reads, by its segments (the job kind it names).
   std::function<std::vector<kind_key>(std::span<const std::string> rest)> reads_on_demand_of = {};
+  // What a caller must be allowed to read one request's answer (--auth=kubernetes), by its
+  // segments: `get` on the object it is about, `get pods/log`, ...; nullopt when the request
+  // names nothing to read (it answers an error). Unset: the route is refused to every caller,
+  // so a new route cannot be served unchecked.
+  std::function<std::optional<access_check>(std::span<const std::string> rest)> permission_of = {};
 };
 
 // A document a section reads beside its watched kinds, in live mode only: one GET per object of

@@ -68,9 +68,15 @@ struct view_context {
   const polled_documents* documents = nullptr;
   // Set while a view renders for the cache: documents asked for are noted here.
   view_reads* reads = nullptr;
+  // Set while a view renders for callers who may not read everything (--auth=kubernetes): the
+  // path of a joined object is written marked, so each caller's answer can hide the entries it
+  // may not read (auth/join_marks.hpp). The router strips the marks before anything is served.
+  bool mark_joins = false;
 
-  // The path as JSON: a string, or null.
-  json path_json(const kind_key& type, const std::string& namespace_, const std::string& name) const;
+  // The path as JSON: a string, or null. `joined`: the path names another object than the one
+  // the view is of, so the JSON object holding it is that object's entry (see mark_joins).
+  json path_json(const kind_key& type, const std::string& namespace_, const std::string& name,
+                 bool joined = true) const;
   // The apiVersion a link to a kind names: "resource.k8s.io/v1", "v1".
   std::string api_version(const kind_key& type) const;
   // The newest read of a polled document, or null when there is none (yet). Asking makes the

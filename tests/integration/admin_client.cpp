@@ -112,7 +112,8 @@ namespace {
 
 // One plain-HTTP request with an empty body on a fresh connection: the control port and
 // sextantd's own API both speak it.
-answer plain_http(http::verb verb, const std::string& base_url, const std::string& path) {
+answer plain_http(http::verb verb, const std::string& base_url, const std::string& path, const std::string& token = {},
+                  const std::string* body = nullptr) {
   const std::string what = std::string(http::to_string(verb)) + " " + path + ": ";
   kube::url base = *kube::parse_url(base_url).value;
   net::io_context io;
@@ -123,8 +124,16 @@ answer plain_http(http::verb verb, const std::string& base_url, const std::strin
   if (ec) {
     return answer{0, {}, what + ec.message()};
   }
-  http::request<http::empty_body> request{verb, path, 11};
+  http::request<http::string_body> request{verb, path, 11};
   request.set(http::field::host, base.authority());
+  if (!token.empty()) {
+    request.set(http::field::authorization, "Bearer " + token);
+  }
+  if (body != nullptr) {
+    request.set(http::field::content_type, "application/json");
+    request.body() = *body;
+  }
+  request.prepare_payload();
   http::write(stream, request, ec);
   beast::flat_buffer buffer;
   http::response_parser<http::string_body> parser;
@@ -146,6 +155,11 @@ answer control_post(const std::string& control_url, const std::string& path) {
 
 answer http_get(const std::string& base_url, const std::string& path) {
   return plain_http(http::verb::get, base_url, path);
+}
+
+answer http_as(const std::string& token, const std::string& method, const std::string& base_url,
+               const std::string& path, const std::string& body) {
+  return plain_http(http::string_to_verb(method), base_url, path, token, method == "GET" ? nullptr : &body);
 }
 
 }  // namespace sextant::integration

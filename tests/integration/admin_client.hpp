@@ -44,5 +44,9 @@ namespace sextant::integration {
 
 // A plain-HTTP GET ("http://127.0.0.1:PORT" + path): the daemon's own API.
 answer http_get(const std::string& base_url, const std::string& path);
+// The same with a bearer token (none when empty) and, but for GET, a JSON body: the daemon's API
+// as one caller asks it (--auth=kubernetes).
+answer http_as(const std::string& token, const std::string& method, const std::string& base_url,
+               const std::string& path, const std::string& body = {});
 
 }  // namespace sextant::integration

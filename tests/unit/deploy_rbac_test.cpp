@@ -9,14 +9,33 @@
 #include <yaml-cpp/yaml.h>
 #include <catch2/catch.hpp>
 
+#include "auth/kube_reviews.hpp"
 #include "sections/registry.hpp"
 #include "support/fixtures.hpp"
 
 using namespace sextant;
 
+namespace {
+
+// The (group, resource) of a review path, /apis/<group>/<version>/<resource>: what the caller
+// checks create, and the one verb beyond reading the ClusterRole grants.
+std::pair<std::string, std::string> review_resource(std::string_view path) {
+  path.remove_prefix(std::string_view("/apis/").size());
+  const std::size_t slash = path.find('/');
+  return {std::string(path.substr(0, slash)), std::string(path.substr(path.rfind('/') + 1))};
+}
+
+bool is_review(const std::string& group, const std::string& resource) {
+  return std::pair(group, resource) == review_resource(token_review_path) ||
+         std::pair(group, resource) == review_resource(access_review_path);
+}
+
+}  // namespace
+
 TEST_CASE("deploy/rbac.yaml grants list and watch on every section's kinds, and nothing more than reads", "[deploy]") {
   auto documents = YAML::LoadAllFromFile((testing::source_dir() / "deploy/rbac.yaml").string());
   std::set<std::pair<std::string, std::string>> readable;  // (group, resource) with get+list+watch
+  std::set<std::pair<std::string, std::string>> created;   // the reviews the caller checks ask for
   bool found_role = false;
   for (const YAML::Node& document : documents) {
     if (document["kind"].as<std::string>() != "ClusterRole") {
@@ -25,10 +44,17 @@ TEST_CASE("deploy/rbac.yaml grants list and watch on every section's kinds, and 
     found_role = true;
     for (const YAML::Node& rule : document["rules"]) {
       std::set<std::string> verbs;
+      const bool reviews = rule["resources"].size() == 1 && rule["apiGroups"].size() == 1 &&
+                           is_review(rule["apiGroups"][0].as<std::string>(), rule["resources"][0].as<std::string>());
       for (const YAML::Node& verb : rule["verbs"]) {
         verbs.insert(verb.as<std::string>());
-        CHECK(
-            (verb.as<std::string>() == "get" || verb.as<std::string>() == "list" || verb.as<std::string>() == "watch"));
+        INFO("verb " << verb.as<std::string>());
+        // Reading verbs only, but for `create` on the reviews alone (caller checks).
+        CHECK((verb.as<std::string>() == "get" || verb.as<std::string>() == "list" ||
+               verb.as<std::string>() == "watch" || (reviews && verb.as<std::string>() == "create")));
+      }
+      if (reviews && verbs == std::set<std::string>{"create"}) {
+        created.emplace(rule["apiGroups"][0].as<std::string>(), rule["resources"][0].as<std::string>());
       }
       if (!verbs.contains("list") || !verbs.contains("watch")) {
         continue;
@@ -41,6 +67,8 @@ TEST_CASE("deploy/rbac.yaml grants list and watch on every section's kinds, and 
     }
   }
   REQUIRE(found_role);
+  CHECK(created == std::set<std::pair<std::string, std::string>>{review_resource(token_review_path),
+                                                                 review_resource(access_review_path)});
   for (const section& s : all_sections()) {
     for (const resource_def& r : s.resources) {
       if (r.type.kind.empty()) {
@@ -109,6 +137,9 @@ std::set<std::pair<std::string, std::string>> resources_read(const std::vector<s
       read.emplace(stream.reads.group, stream.reads.resource);
     }
   }
+  // Not read but created: the reviews of --auth=kubernetes (checked for `create` alone above).
+  read.insert(review_resource(token_review_path));
+  read.insert(review_resource(access_review_path));
   return read;
 }
 

@@ -94,7 +94,7 @@ section make_section(position_lookup positions) {
   for (const job_resource& job : job_resources()) {
     s.reads_on_demand.push_back(job.type);
   }
-  s.routes.push_back(section_route{"queue", queue_route, {workload_kind}, queue_route_needs});
+  s.routes.push_back(section_route{"queue", queue_route, {workload_kind}, queue_route_needs, queue_route_permission});
   s.documents.push_back(pending_workloads_polling());
   return s;
 }

@@ -78,6 +78,8 @@ json queue_block(const cached_object& job, const view_context& context);
 route_answer queue_route(std::span<const std::string> rest, const view_context& context);
 // The job kind a Queue route request names (none for a resource not in the list).
 std::vector<kind_key> queue_route_needs(std::span<const std::string> rest);
+// The Queue route shows one job's queue: a caller needs `get` on that job.
+std::optional<access_check> queue_route_permission(std::span<const std::string> rest);
 
 // --- problems ---
 std::vector<problem_rule> problem_rules();

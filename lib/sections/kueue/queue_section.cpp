@@ -152,6 +152,18 @@ std::vector<kind_key> queue_route_needs(std::span<const std::string> rest) {
   return {};
 }
 
+std::optional<access_check> queue_route_permission(std::span<const std::string> rest) {
+  if (rest.size() != 3) {
+    return std::nullopt;
+  }
+  for (const job_resource& candidate : job_resources()) {
+    if (candidate.id == rest[0]) {
+      return access_check::on_resource("get", candidate.type.group, std::string(candidate.id), rest[1]);
+    }
+  }
+  return std::nullopt;
+}
+
 route_answer queue_route(std::span<const std::string> rest, const view_context& context) {
   if (rest.size() != 3) {
     return error(400, "BadRequest", "Expected /api/v1/kueue/queue/{jobresource}/{namespace}/{name}.");

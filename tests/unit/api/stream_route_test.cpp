@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "api/api_router.hpp"
+#include "auth/request_access.hpp"
 #include "sections/registry.hpp"
 #include "snapshot/snapshot_loader.hpp"
 #include "support/fixtures.hpp"
@@ -127,4 +128,55 @@ TEST_CASE("a streaming route answers with the streamer running the section's pla
   CHECK(plan.follow);
   CHECK(plan.tail_lines == 3);
   CHECK(sink.written == "streamed\n");
+}
+
+TEST_CASE("a caller streams logs only with get on the object and on pods/log, as kubectl logs needs",
+          "[router][stream][auth]") {
+  stream_fixture f;
+  f.live();
+  const std::string target = "/api/v1/kuberay/rayclusters/ml/rc/logs?role=head";
+  // Asks as app::answer does: again after each round of questions, with `allowed` deciding.
+  auto ask = [&f, &target](const std::function<bool(const access_check&)>& allowed) {
+    std::map<std::string, bool> decided;
+    std::vector<access_check> asked;
+    request_access access(caller{"bob", "", {"system:authenticated"}, {}},
+                          [&decided](const caller& who, const access_check& check) -> std::optional<bool> {
+                            auto it = decided.find(access_key(who, check));
+                            return it == decided.end() ? std::nullopt : std::optional<bool>(it->second);
+                          });
+    for (int round = 0; round < 5; ++round) {
+      api_router router(f.state, &access);
+      api_response response = router.handle({"GET", target, "", ""});
+      if (access.decided()) {
+        return std::make_pair(response, asked);
+      }
+      for (const access_check& check : access.take_pending()) {
+        asked.push_back(check);
+        decided[access_key(access.who(), check)] = allowed(check);
+      }
+    }
+    FAIL("more than five rounds of questions");
+    return std::make_pair(api_response{}, asked);
+  };
+
+  auto [granted, questions] = ask([](const access_check&) { return true; });
+  CHECK(granted.status == 200);
+  CHECK(granted.stream);
+  // Both questions in one round, in the object's namespace.
+  REQUIRE(questions.size() == 2);
+  CHECK(questions[0].words() == "get rayclusters in ml");
+  CHECK(questions[0].group == "ray.io");
+  CHECK(questions[1].resource == "pods");
+  CHECK(questions[1].subresource == "log");
+  CHECK(questions[1].namespace_ == "ml");
+
+  auto [no_logs, asked_logs] = ask([](const access_check& check) { return check.subresource != "log"; });
+  CHECK(no_logs.status == 403);
+  CHECK_FALSE(no_logs.stream);
+  CHECK_THAT(no_logs.body, Catch::Contains("bob may not get pods/log in ml"));
+
+  auto [no_cluster, asked_cluster] = ask([](const access_check& check) { return check.resource != "rayclusters"; });
+  CHECK(no_cluster.status == 403);
+  CHECK_FALSE(no_cluster.stream);
+  CHECK(f.planned.empty());
 }

@@ -1,0 +1,44 @@
+#include "auth/authenticator.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "auth/token_hash.hpp"
+
+namespace sextant {
+
+boost::asio::awaitable<authentication> authenticator::authenticate(std::string authorization) {
+  authentication out;
+  std::optional<std::string_view> token = bearer_token(authorization);
+  if (!token) {
+    out.message = authorization.empty() ? "this API needs a bearer token: send Authorization: Bearer <token>"
+                                        : "the Authorization header holds no bearer token";
+    co_return out;
+  }
+  const std::string key = token_hash(*token);
+  const auto now = std::chrono::steady_clock::now();
+  const token_verdict* known = verdicts_.find(key, now);
+  token_verdict fresh;
+  if (known == nullptr) {
+    ++reviews_;
+    std::string body = token_review_body(std::string(*token));
+    kube::http_reply reply = co_await post_(token_review_path, std::move(body));
+    fresh = read_token_review(reply.status, reply.body, reply.error);
+    if (!fresh.answered) {
+      spdlog::warn("TokenReview failed: {}", fresh.message);
+      out.status = 503;
+      out.message = "the token could not be checked: " + fresh.message;
+      co_return out;
+    }
+    verdicts_.put(key, fresh, std::chrono::steady_clock::now());
+    known = &fresh;
+  }
+  if (!known->authenticated) {
+    out.message = "the token is not valid" + (known->message.empty() ? std::string() : ": " + known->message);
+    co_return out;
+  }
+  out.who = known->who;
+  out.status = 200;
+  co_return out;
+}
+
+}  // namespace sextant

@@ -1,0 +1,46 @@
+#pragma once
+// May a caller do this? SubjectAccessReviews, asked of the API server in the caller's name, so
+// that the daemon decides exactly as Kubernetes itself would (RBAC, webhooks, whatever the
+// cluster runs). Decisions are kept for `ttl` by caller and question; a review without a
+// usable answer is not kept, and the request it was for answers 503.
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio/awaitable.hpp>
+
+#include "auth/access_check.hpp"
+#include "auth/caller.hpp"
+#include "auth/expiring_cache.hpp"
+#include "kube/api_client.hpp"
+
+namespace sextant {
+
+class authorizer {
+ public:
+  using poster = std::function<boost::asio::awaitable<kube::http_reply>(std::string path, std::string body)>;
+
+  authorizer(boost::asio::any_io_executor executor, poster post, std::chrono::seconds ttl,
+             std::size_t max_entries = 65536)
+      : executor_(std::move(executor)), post_(std::move(post)), decisions_(ttl, max_entries) {}
+
+  // The cached decision, or nullopt.
+  std::optional<bool> known(const caller& who, const access_check& check);
+  // Asks every question (several reviews in flight at once) and caches the answers; returns
+  // what went wrong when one got no usable answer, else empty.
+  boost::asio::awaitable<std::string> decide(caller who, std::vector<access_check> checks);
+
+  std::uint64_t reviews() const { return reviews_; }
+
+ private:
+  boost::asio::awaitable<std::string> review(caller who, access_check check);
+
+  boost::asio::any_io_executor executor_;
+  poster post_;
+  expiring_cache<bool> decisions_;
+  std::uint64_t reviews_ = 0;
+};
+
+}  // namespace sextant

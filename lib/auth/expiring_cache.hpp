@@ -1,0 +1,62 @@
+#pragma once
+// Verdicts kept for a short time: a token's (by its hash) and an access decision's (by caller
+// and question). Bounded: past `max_entries` the oldest entry goes first. The time comes in from
+// the caller (steady time), so the cache is a pure structure that tests drive.
+#include <chrono>
+#include <cstddef>
+#include <list>
+#include <map>
+#include <string>
+
+namespace sextant {
+
+template <class Value>
+class expiring_cache {
+ public:
+  using time = std::chrono::steady_clock::time_point;
+
+  expiring_cache(std::chrono::steady_clock::duration ttl, std::size_t max_entries)
+      : ttl_(ttl), max_entries_(max_entries) {}
+
+  // The value while it has not expired; an expired one is dropped.
+  const Value* find(const std::string& key, time now) {
+    auto it = entries_.find(key);
+    if (it == entries_.end()) {
+      return nullptr;
+    }
+    if (now >= it->second.expires) {
+      order_.erase(it->second.position);
+      entries_.erase(it);
+      return nullptr;
+    }
+    return &it->second.value;
+  }
+
+  void put(const std::string& key, Value value, time now) {
+    if (auto it = entries_.find(key); it != entries_.end()) {
+      order_.erase(it->second.position);
+      entries_.erase(it);
+    }
+    while (!entries_.empty() && entries_.size() >= max_entries_) {
+      entries_.erase(order_.front());
+      order_.pop_front();
+    }
+    order_.push_back(key);
+    entries_.emplace(key, entry{std::move(value), now + ttl_, std::prev(order_.end())});
+  }
+
+  std::size_t size() const { return entries_.size(); }
+
+ private:
+  struct entry {
+    Value value;
+    time expires;
+    std::list<std::string>::iterator position;
+  };
+  std::chrono::steady_clock::duration ttl_;
+  std::size_t max_entries_;
+  std::map<std::string, entry> entries_;
+  std::list<std::string> order_;  // oldest first
+};
+
+}  // namespace sextant

@@ -1,0 +1,61 @@
+#include "http/serving_tls.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace sextant {
+namespace ssl = boost::asio::ssl;
+
+std::string serving_tls::stamp() const {
+  // Size and modification time of both files: a replaced or rewritten file changes one of them.
+  std::string out;
+  for (const auto* path : {&cert_, &key_}) {
+    std::error_code error;
+    auto size = std::filesystem::file_size(*path, error);
+    auto time = std::filesystem::last_write_time(*path, error);
+    out += std::to_string(error ? 0 : size) + ":" + std::to_string(error ? 0 : time.time_since_epoch().count()) + ";";
+  }
+  return out;
+}
+
+std::string serving_tls::load() {
+  const std::string now = stamp();
+  auto context = std::make_shared<ssl::context>(ssl::context::tls_server);
+  context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                       ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+  boost::system::error_code error;
+  context->use_certificate_chain_file(cert_.string(), error);
+  if (error) {
+    return "--tls-cert " + cert_.string() + ": " + error.message();
+  }
+  context->use_private_key_file(key_.string(), ssl::context::pem, error);
+  if (error) {
+    return "--tls-key " + key_.string() + ": " + error.message();
+  }
+  if (SSL_CTX_check_private_key(context->native_handle()) != 1) {
+    return "--tls-key " + key_.string() + " is not the key of the certificate in " + cert_.string();
+  }
+  context_ = std::move(context);
+  loaded_stamp_ = now;
+  ++loads_;
+  return {};
+}
+
+void serving_tls::refresh(std::chrono::steady_clock::duration interval) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_look_ < interval) {
+    return;
+  }
+  last_look_ = now;
+  const std::string current = stamp();
+  if (current == loaded_stamp_ || current == failed_stamp_) {
+    return;
+  }
+  if (std::string error = load(); !error.empty()) {
+    failed_stamp_ = current;
+    spdlog::error("the TLS certificate changed but does not load, so the previous one is served: {}", error);
+    return;
+  }
+  spdlog::info("TLS certificate reloaded from {}", cert_.string());
+}
+
+}  // namespace sextant

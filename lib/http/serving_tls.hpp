@@ -1,0 +1,40 @@
+#pragma once
+// The server side of TLS (--tls-cert, --tls-key): a context made from two PEM files, made again
+// when either file changes (cert-manager and the kubelet replace mounted Secrets in place), so a
+// renewed certificate is served without a restart. A pair that does not load keeps the one in
+// force, so a half-written renewal never takes the API down.
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include <boost/asio/ssl/context.hpp>
+
+namespace sextant {
+
+class serving_tls {
+ public:
+  serving_tls(std::filesystem::path cert, std::filesystem::path key) : cert_(std::move(cert)), key_(std::move(key)) {}
+
+  // Loads the pair; returns the error (naming the file) or empty. At start, an error stops the daemon.
+  std::string load();
+  // Loads again when a file changed since the last look (at most once per `interval`); keeps the
+  // context in force when the new pair fails, and logs why.
+  void refresh(std::chrono::steady_clock::duration interval = std::chrono::seconds(1));
+  // The context new connections use (shared: a connection keeps the one it started with).
+  std::shared_ptr<boost::asio::ssl::context> context() const { return context_; }
+  std::uint64_t loads() const { return loads_; }
+
+ private:
+  std::string stamp() const;
+
+  std::filesystem::path cert_;
+  std::filesystem::path key_;
+  std::shared_ptr<boost::asio::ssl::context> context_;
+  std::string loaded_stamp_;
+  std::string failed_stamp_;  // a pair that failed: not tried again until it changes
+  std::chrono::steady_clock::time_point last_look_{};
+  std::uint64_t loads_ = 0;
+};
+
+}  // namespace sextant

@@ -1,0 +1,199 @@
+// One caller's cut of the demo cluster's answers: lists keep the namespaces the caller may list,
+// details need get, joined objects it may not read are hidden, problems and /metrics drop what it
+// may not list, and the settings PUT needs its own permission. The views render once for all.
+#include <catch2/catch.hpp>
+
+#include "api/view_cache.hpp"
+#include "support/demo_daemon.hpp"
+
+using namespace sextant;
+
+namespace {
+
+// Decides as an RBAC policy would: `allowed` says yes or no to each question, and counts them.
+struct policy_daemon {
+  using rule = std::function<bool(const access_check&)>;
+
+  explicit policy_daemon(rule allowed) : allowed_(std::move(allowed)) { demo.state.per_caller_views = true; }
+
+  // The request run as app::answer runs it: again after each round of questions is decided.
+  api_response ask(const std::string& method, const std::string& target, const std::string& body = {}) {
+    request_access access(caller{"alice", "", {"system:authenticated"}, {}},
+                          [this](const caller& who, const access_check& check) -> std::optional<bool> {
+                            auto it = decided_.find(access_key(who, check));
+                            return it == decided_.end() ? std::nullopt : std::optional<bool>(it->second);
+                          });
+    for (int round = 0; round < 5; ++round) {
+      api_router router(demo.state, &access);
+      api_response response = router.handle({method, target, "", body});
+      if (access.decided()) {
+        return response;
+      }
+      for (const access_check& check : access.take_pending()) {
+        ++questions;
+        decided_[access_key(access.who(), check)] = allowed_(check);
+      }
+    }
+    FAIL("the request needed more than five rounds of questions");
+    return {};
+  }
+  std::pair<int, json> get(const std::string& target) {
+    api_response response = ask("GET", target);
+    return {response.status, json::parse(response.body)};
+  }
+
+  testing::demo_daemon demo{true};
+  int questions = 0;
+
+ private:
+  rule allowed_;
+  std::map<std::string, bool> decided_;
+};
+
+// Alice reads Kueue in team-a, and the cluster's queues; nothing of team-b.
+bool alice_may(const access_check& check) {
+  if (check.non_resource()) {
+    return check.path == "/metrics" && check.verb == "get";
+  }
+  if (check.group == "kueue.x-k8s.io" && (check.resource == "clusterqueues" || check.resource == "resourceflavors")) {
+    return true;
+  }
+  return check.group == "kueue.x-k8s.io" && check.namespace_ == "team-a";
+}
+
+std::set<std::string> namespaces_of(const json& items) {
+  std::set<std::string> out;
+  for (const json& item : items) {
+    out.insert(string_or(item, {"namespace"}));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a list shows only the namespaces the caller may list, and says it is filtered", "[auth]") {
+  testing::demo_daemon everyone(true);
+  auto [all_status, all] = everyone.get("/api/v1/kueue/workloads");
+  REQUIRE(all_status == 200);
+  REQUIRE(namespaces_of(all["items"]) == std::set<std::string>{"team-a", "team-b"});
+  CHECK_FALSE(all.contains("filtered"));
+
+  policy_daemon alice(alice_may);
+  auto [status, mine] = alice.get("/api/v1/kueue/workloads");
+  REQUIRE(status == 200);
+  CHECK(namespaces_of(mine["items"]) == std::set<std::string>{"team-a"});
+  CHECK(mine["filtered"] == true);
+  CHECK(mine.dump().find("team-b") == std::string::npos);
+
+  // Asked for team-b alone: the API server's answer, 403.
+  auto [forbidden, refusal] = alice.get("/api/v1/kueue/workloads?namespace=team-b");
+  CHECK(forbidden == 403);
+  CHECK(refusal["error"]["reason"] == "Forbidden");
+  CHECK(alice.get("/api/v1/kueue/workloads?namespace=team-a").first == 200);
+
+  // A caller who may list everywhere gets the very page everyone gets, unfiltered.
+  policy_daemon admin([](const access_check&) { return true; });
+  auto [admin_status, whole] = admin.get("/api/v1/kueue/workloads");
+  CHECK(admin_status == 200);
+  CHECK(whole == all);
+}
+
+TEST_CASE("details need get, and joined objects the caller may not read are only said to exist", "[auth]") {
+  policy_daemon alice(alice_may);
+  testing::demo_daemon everyone;
+  auto [all_status, team_b] = everyone.get("/api/v1/kueue/workloads");
+  std::string team_b_workload;
+  for (const json& item : team_b["items"]) {
+    if (item["namespace"] == "team-b") {
+      team_b_workload = item["name"];
+    }
+  }
+  REQUIRE_FALSE(team_b_workload.empty());
+  auto [forbidden, refusal] = alice.get("/api/v1/kueue/workloads/team-b/" + team_b_workload);
+  CHECK(forbidden == 403);
+  CHECK_THAT(refusal["error"]["message"].get<std::string>(), Catch::Contains("get workloads in team-b"));
+
+  // gpu-shared is fed by team-b's Local Queue: alice sees that one exists, not which.
+  auto [whole_status, whole] = everyone.get("/api/v1/kueue/clusterqueues/gpu-shared");
+  REQUIRE(whole_status == 200);
+  REQUIRE_FALSE(whole["localQueues"].empty());
+  auto [status, cut] = alice.get("/api/v1/kueue/clusterqueues/gpu-shared");
+  REQUIRE(status == 200);
+  REQUIRE(cut["localQueues"].size() == whole["localQueues"].size());
+  for (const json& entry : cut["localQueues"]) {
+    CHECK(entry == json({{"hidden", "you may not read localqueues in team-b"}}));
+  }
+  CHECK(cut["name"] == "gpu-shared");
+  CHECK(cut.dump().find("research") == std::string::npos);
+  CHECK(whole.dump().find("research") != std::string::npos);
+  // gpu-a100's waiting Workloads are all team-a's: shown as they are.
+  CHECK(alice.get("/api/v1/kueue/clusterqueues/gpu-a100").second["waiting"] ==
+        everyone.get("/api/v1/kueue/clusterqueues/gpu-a100").second["waiting"]);
+
+  // Rendered once: alice's cut and everyone's answer came from one rendering per view.
+  const std::uint64_t renders = alice.demo.state.views->answer_renders();
+  alice.get("/api/v1/kueue/clusterqueues/gpu-shared");
+  CHECK(alice.demo.state.views->answer_renders() == renders);
+}
+
+TEST_CASE("problems and metrics leave out what the caller may not list", "[auth]") {
+  testing::demo_daemon everyone(true);
+  auto [all_status, all] = everyone.get("/api/v1/problems");
+  REQUIRE(all_status == 200);
+  bool team_b_problem = false;
+  for (const json& p : all["problems"]) {
+    team_b_problem = team_b_problem || p["namespace"] == "team-b";
+  }
+  REQUIRE(team_b_problem);
+
+  policy_daemon alice(alice_may);
+  auto [status, mine] = alice.get("/api/v1/problems");
+  REQUIRE(status == 200);
+  CHECK(mine["filtered"] == true);
+  for (const json& p : mine["problems"]) {
+    const std::string group = string_or(p, {"apiVersion"}).substr(0, string_or(p, {"apiVersion"}).find('/'));
+    CHECK((p["namespace"].is_null() || p["namespace"] == "team-a"));
+    CHECK(group == "kueue.x-k8s.io");
+  }
+  CHECK(mine.dump().find("team-b") == std::string::npos);
+
+  // The app's collector writes one series per current problem; here, by hand.
+  for (const problem& p : alice.demo.state.problems.current()) {
+    alice.demo.state.metrics.set(
+        "sextant_problem",
+        {{"category", p.category}, {"kind", p.type.kind}, {"namespace", p.namespace_}, {"name", p.name}}, 1);
+  }
+  api_response metrics = alice.ask("GET", "/metrics");
+  REQUIRE(metrics.status == 200);
+  CHECK(metrics.body.find("namespace=\"team-b\"") == std::string::npos);
+  CHECK(alice.demo.state.metrics.render().find("namespace=\"team-b\"") != std::string::npos);
+
+  policy_daemon stranger([](const access_check&) { return false; });
+  CHECK(stranger.ask("GET", "/metrics").status == 403);
+}
+
+TEST_CASE("changing problem settings needs put on /sextant/settings/problems", "[auth]") {
+  const std::string body = R"({"categories": {"kueue-workloads": {"enabled": true}}})";
+  policy_daemon alice(alice_may);
+  api_response refused = alice.ask("PUT", "/api/v1/settings/problems", body);
+  CHECK(refused.status == 403);
+  CHECK_THAT(refused.body, Catch::Contains("put /sextant/settings/problems"));
+  CHECK(alice.ask("GET", "/api/v1/settings/problems").status == 200);
+
+  policy_daemon operator_([](const access_check& check) {
+    return check.non_resource() && check.path == "/sextant/settings/problems" && check.verb == "put";
+  });
+  CHECK(operator_.ask("PUT", "/api/v1/settings/problems", body).status == 200);
+}
+
+TEST_CASE("a section route needs the permission it declares", "[auth]") {
+  testing::demo_daemon everyone;
+  auto [all_status, all] = everyone.get("/api/v1/kueue/queue/jobs/team-a/train-llm");
+  policy_daemon alice(alice_may);  // Kueue in team-a, but no batch jobs
+  auto [status, refusal] = alice.get("/api/v1/kueue/queue/jobs/team-a/train-llm");
+  CHECK(status == 403);
+  CHECK_THAT(refusal["error"]["message"].get<std::string>(), Catch::Contains("get jobs in team-a"));
+  policy_daemon reader(
+      [](const access_check& check) { return check.resource == "jobs" && check.namespace_ == "team-a"; });
+  CHECK(reader.get("/api/v1/kueue/queue/jobs/team-a/train-llm").first == all_status);
+}
