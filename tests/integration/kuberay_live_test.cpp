@@ -4,10 +4,11 @@
 // Running and Ready), and sextantd's Ray Cluster view carries the state, reason and message
 // KubeRay wrote, first provisioning and then ready, with its pods linked and counted per group.
 //
-// States the live tests reach: a Ray Cluster provisioning and ready. A RayJob needs the Ray
-// dashboard on the head pod (job submission and job status come from it), which nothing serves
-// here, so its later states (Running, Retrying, Complete, Failed) and a Ray Service's stay
-// fixture-only (kuberay_section_test.cpp, tests/unit).
+// States the live tests reach: a Ray Cluster provisioning and ready; a Ray Job Initializing
+// (waiting for the cluster KubeRay made for it) and then Running with no job status, its
+// submitter Job made. The job's own status comes from the Ray dashboard on the head pod, which
+// nothing serves here, so a Ray Job's later states (a job status, Retrying, Complete, Failed)
+// and a Ray Service's stay fixture-only (kuberay_section_test.cpp, tests/unit).
 
 #include <algorithm>
 #include <chrono>
