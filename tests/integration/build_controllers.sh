@@ -9,4 +9,4 @@ if ! command -v go >/dev/null 2>&1 && [[ ! -x "$controllers/bin/kueue" ]]; then
          "the integration tests that run them fail" >&2
     exit 77
 fi
-exec "$controllers/build.sh" kueue jobset
+exec "$controllers/build.sh" kueue jobset kuberay

@@ -20,19 +20,6 @@ namespace {
 
 constexpr const char* ns = "team-a";
 
-// The condition of that type, or an empty object.
-json condition_of(const json& object, const std::string& type) {
-  if (!object.is_object()) {
-    return json::object();
-  }
-  for (const json& c : object.value("status", json::object()).value("conditions", json::array())) {
-    if (c.value("type", "") == type) {
-      return c;
-    }
-  }
-  return json::object();
-}
-
 }  // namespace
 
 TEST_CASE(

@@ -23,19 +23,6 @@ constexpr const char* ns = "team-a";
 const std::string v1beta2 = "kueue.x-k8s.io/v1beta2";
 const std::string kueue_api = "/apis/kueue.x-k8s.io/v1beta2";
 
-// The condition of that type, or an empty object.
-json condition_of(const json& object, const std::string& type) {
-  if (!object.is_object()) {
-    return json::object();
-  }
-  for (const json& c : object.value("status", json::object()).value("conditions", json::array())) {
-    if (c.value("type", "") == type) {
-      return c;
-    }
-  }
-  return json::object();
-}
-
 json cluster_queue(const std::string& name, const std::string& flavor, const std::string& cpu, bool held) {
   json spec = {
       {"namespaceSelector", json::object()},

@@ -69,4 +69,16 @@ json condition(const std::string& type, const std::string& status, const std::st
               {"lastTransitionTime", ago(minutes_ago)}};
 }
 
+json condition_of(const json& object, const std::string& type) {
+  if (!object.is_object()) {
+    return json::object();
+  }
+  for (const json& c : object.value("status", json::object()).value("conditions", json::array())) {
+    if (c.value("type", "") == type) {
+      return c;
+    }
+  }
+  return json::object();
+}
+
 }  // namespace sextant::integration

@@ -41,4 +41,8 @@ std::string ago(std::chrono::minutes minutes);
 json condition(const std::string& type, const std::string& status, const std::string& reason,
                const std::string& message, std::chrono::minutes minutes_ago);
 
+// The condition of that type in what a controller wrote (status.conditions), or an empty
+// object when there is none or `object` is not an object.
+json condition_of(const json& object, const std::string& type);
+
 }  // namespace sextant::integration

@@ -61,7 +61,7 @@ test_cluster::test_cluster(cluster_options options) {
   dir_ = ::mkdtemp(pattern.data());
   std::vector<std::string> args{SEXTANT_TESTCLUSTER, "--dir", (dir_ / "cluster").string()};
   for (const std::string& controller : options.controllers) {
-    if (controller == "kueue" || controller == "jobset") {
+    if (controller == "kueue" || controller == "jobset" || controller == "kuberay") {
       // The operator's own binary (tests/controllers/build.sh), with its CRDs of the same version.
       args.push_back("--" + controller);
       args.push_back(controller_binary(controller).string());

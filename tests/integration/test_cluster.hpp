@@ -21,7 +21,7 @@ struct cluster_options {
   std::vector<std::string> extra_args{};  // more testcluster flags, e.g. "--dra-versions=v1beta1"
   // Upstream controllers started beside the apiserver: "kube-scheduler",
   // "kube-controller-manager" (the Job, garbage-collector, ResourceClaim, namespace and
-  // service-account controllers), "kueue" and "jobset" (the operators' own binaries,
+  // service-account controllers), "kueue", "jobset" and "kuberay" (the operators' own binaries,
   // tests/controllers/; their CRDs are added). Each logs to DIR/cluster/<name>.log.
   std::vector<std::string> controllers{};
 };

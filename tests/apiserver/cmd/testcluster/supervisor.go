@@ -47,6 +47,7 @@ type options struct {
 	controllers    stringList
 	kueue          string
 	jobset         string
+	kuberay        string
 	startupTimeout time.Duration
 }
 
@@ -77,6 +78,7 @@ func parseFlags(args []string) (*options, error) {
 		schedulerRole+", "+controllerManagerRole+" (comma list, repeatable; log: DIR/<name>.log)")
 	fs.StringVar(&o.kueue, "kueue", "", "Kueue's binary (tests/controllers/bin/kueue): run it beside the apiserver (log: DIR/kueue.log)")
 	fs.StringVar(&o.jobset, "jobset", "", "JobSet's binary (tests/controllers/bin/jobset): run it beside the apiserver (log: DIR/jobset.log)")
+	fs.StringVar(&o.kuberay, "kuberay", "", "KubeRay's binary (tests/controllers/bin/kuberay): run it beside the apiserver (log: DIR/kuberay.log)")
 	fs.DurationVar(&o.startupTimeout, "startup-timeout", 3*time.Minute, "limit for etcd + kube-apiserver readiness")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -96,7 +98,7 @@ func parseFlags(args []string) (*options, error) {
 		}
 	}
 	o.controllers = controllers
-	for _, bin := range []string{o.kueue, o.jobset} {
+	for _, bin := range []string{o.kueue, o.jobset, o.kuberay} {
 		if bin != "" {
 			if _, err := os.Stat(bin); err != nil {
 				return nil, fmt.Errorf("controller binary not found (tests/controllers/build.sh builds it): %v", err)
@@ -601,6 +603,19 @@ func runSupervisor(args []string) error {
 		defer func() {
 			c.stop()
 			logf("jobset stopped")
+		}()
+	}
+
+	if o.kuberay != "" {
+		c, err := startController(o.kuberay, "kuberay", kubeRayArgs(), kubeRayEnv(path("kubeconfig-token.yaml")),
+			path("kuberay.log"), controllerDied)
+		if err != nil {
+			return err
+		}
+		o.controllers = append(o.controllers, "kuberay")
+		defer func() {
+			c.stop()
+			logf("kuberay stopped")
 		}()
 	}
 
