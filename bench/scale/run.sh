@@ -10,14 +10,13 @@
 #            If-None-Match, against nginx (1 worker) serving the same bodies from files; and
 #            /healthz latency while the list is hammered at 256 connections.
 # Traffic is loopback only, bounded in time (DURATION seconds per wrk run).
-# Environment: DURATION (4), SEXTANT_SHARED (/work/shared: the Kueue CRDs for live mode),
+# Environment: DURATION (4), KUEUE_CRDS (default: tests/upstream/fetch.sh crds/kueue, pinned in go.mod),
 # SEXTANT_CACHE (~/.cache/sextant: Go caches), OUT (build-scale).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 OUT=${OUT:-$ROOT/build-scale}
 DURATION=${DURATION:-4}
-SHARED=${SEXTANT_SHARED:-/work/shared}
 CACHE=${SEXTANT_CACHE:-$HOME/.cache/sextant}
 LIVE=1
 [[ "${1:-}" == "--no-live" ]] && LIVE=0
@@ -149,7 +148,7 @@ if [[ $LIVE == 1 ]]; then
   TESTCLUSTER=$ROOT/tests/apiserver/bin/testcluster
   [[ -x "$TESTCLUSTER" ]] || tests/apiserver/build.sh
   TC_DIR=$OUT/testcluster
-  "$TESTCLUSTER" --dir "$TC_DIR" --crds "$SHARED/upstream/crds/kueue" >"$OUT/testcluster.log" 2>&1 &
+  "$TESTCLUSTER" --dir "$TC_DIR" --crds "${KUEUE_CRDS:-$("$ROOT/tests/upstream/fetch.sh" crds/kueue)}" >"$OUT/testcluster.log" 2>&1 &
   PIDS+=("$!")
   until [[ -f "$TC_DIR/ready" ]]; do sleep 0.5; done
   if [[ ! -f "$TC_DIR/loaded" ]]; then
