@@ -28,7 +28,10 @@ struct resource_path {
 };
 
 // Every object of the demo cluster's files, Lists expanded.
-std::vector<json> demo_objects() {
+// Every object of the demo cluster; `empty_lists` gets the typed lists that hold no item (an
+// empty TrainedModelList: the kind was read, and has none) as {apiVersion, kind}, whose
+// collections are dumped too.
+std::vector<json> demo_objects(std::vector<json>* empty_lists = nullptr) {
   std::vector<fs::path> files;
   for (const auto& entry :
        fs::recursive_directory_iterator(fs::path(SEXTANT_SOURCE_DIR) / "examples" / "demo-cluster")) {
@@ -44,9 +47,15 @@ std::vector<json> demo_objects() {
       if (!object.is_object()) {
         continue;
       }
-      if (string_or(object, {"kind"}) == "List") {
+      // `List` and typed lists (`TrainedModelList`, empty in the demo: the kind was read).
+      if (string_or(object, {"kind"}).ends_with("List")) {
         for (const json& item : array_or_empty(object, {"items"})) {
           out.push_back(item);
+        }
+        if (empty_lists != nullptr && array_or_empty(object, {"items"}).empty()) {
+          std::string kind = string_or(object, {"kind"});
+          empty_lists->push_back(
+              {{"apiVersion", string_or(object, {"apiVersion"})}, {"kind", kind.substr(0, kind.size() - 4)}});
         }
       } else {
         out.push_back(std::move(object));
@@ -104,17 +113,22 @@ void compare_views(const std::string& live, const std::string& snapshot) {
 
 TEST_CASE("sextantd --kubeconfig serves the same views as --snapshot over the same objects", "[integration][daemon]") {
   // Every operator the demo cluster has objects of.
-  test_cluster cluster({{upstream_crds("kueue").string(), upstream_crds("jobset").string(),
-                         upstream_crds("gpu-operator").string(), upstream_crds("kuberay").string()}});
+  test_cluster cluster(
+      {{upstream_crds("kueue").string(), upstream_crds("jobset").string(), upstream_crds("gpu-operator").string(),
+        upstream_crds("kuberay").string(), upstream_crds("kserve").string()}});
   admin_client admin = cluster.admin();
 
   // Where each kind is created: the server's own discovery documents.
-  std::vector<json> objects = demo_objects();
+  std::vector<json> empty_lists;
+  std::vector<json> objects = demo_objects(&empty_lists);
   REQUIRE(objects.size() >= 40);
   kube::discovery_document document;
   std::set<std::string> versions;
   for (const json& object : objects) {
     versions.insert(string_or(object, {"apiVersion"}));
+  }
+  for (const json& list : empty_lists) {
+    versions.insert(string_or(list, {"apiVersion"}));
   }
   for (const std::string& api_version : versions) {
     std::string path = api_version.find('/') == std::string::npos ? "/api/" + api_version : "/apis/" + api_version;
@@ -181,7 +195,9 @@ TEST_CASE("sextantd --kubeconfig serves the same views as --snapshot over the sa
   const fs::path snapshot = cluster.dir() / "snapshot";
   fs::create_directories(snapshot);
   std::set<std::string> collections;
-  for (const json& object : objects) {
+  std::vector<json> kinds = objects;
+  kinds.insert(kinds.end(), empty_lists.begin(), empty_lists.end());
+  for (const json& object : kinds) {
     if (auto path = where(object)) {
       std::string api_version = string_or(object, {"apiVersion"});
       std::string base = api_version.find('/') == std::string::npos ? "/api/" + api_version : "/apis/" + api_version;

@@ -76,7 +76,7 @@ TEST_CASE("flags win over the config file", "[config]") {
   std::filesystem::remove(path);
 }
 
-TEST_CASE("--help: every flag stands apart from its text", "[config]") {
+TEST_CASE("the help text: every flag stands apart from its text", "[config]") {
   std::istringstream lines(sextant::usage_text());
   std::string line;
   int options = 0;

@@ -11,7 +11,7 @@ daemon_config parsed(const std::vector<std::string>& args) {
 }
 }  // namespace
 
-TEST_CASE("--auth defaults to kubernetes in a Pod and to none elsewhere", "[auth][config]") {
+TEST_CASE("the auth mode defaults to kubernetes in a Pod and to none elsewhere", "[auth][config]") {
   CHECK(effective_auth(parsed({})) == "none");
   CHECK(effective_auth(parsed({"--in-cluster"})) == "kubernetes");
   CHECK(effective_auth(parsed({"--in-cluster", "--auth=none"})) == "none");
@@ -33,7 +33,7 @@ TEST_CASE("loopback addresses", "[auth][config]") {
   }
 }
 
-TEST_CASE("--auth=none only on loopback, unless anyone is explicitly allowed", "[auth][config]") {
+TEST_CASE("auth mode none only on loopback, unless anyone is explicitly allowed", "[auth][config]") {
   CHECK(check_access_settings(parsed({})).empty());
   CHECK_THAT(check_access_settings(parsed({"--listen", "0.0.0.0:8080"})),
              Catch::Contains("--insecure-allow-anyone") && Catch::Contains("0.0.0.0:8080"));
