@@ -157,11 +157,11 @@ TEST_CASE("sextantd --kubeconfig serves the GPU Operator views --snapshot serves
   admin_client admin = cluster.admin();
   write_objects(admin);
 
-  fs::path snapshot = dump_snapshot(admin, cluster.dir() / "snapshot");
-  sextantd_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
-  sextantd_process files({"--snapshot", snapshot.string()}, cluster.dir() / "snapshot.log");
-  REQUIRE(live.wait_ready(std::chrono::seconds(60)));
-  REQUIRE(files.wait_ready(std::chrono::seconds(30)));
+  live_and_snapshot daemons(cluster.env("KUBECONFIG_TOKEN"), dump_snapshot(admin, cluster.dir() / "snapshot"),
+                            cluster.dir());
+  REQUIRE(daemons.ready());
+  const sextantd_process& live = daemons.live;
+  const sextantd_process& files = daemons.files;
 
   for (const std::string& page :
        {std::string("/api/v1/gpu-operator/clusterpolicies"),
