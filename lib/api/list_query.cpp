@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <regex>
 
 #include "kube/base64.hpp"
+#include "util/digest.hpp"
 
 namespace sextant {
 namespace {
@@ -85,12 +85,6 @@ std::optional<std::string> from_base64url(std::string text) {
   return kube::base64_decode(text);
 }
 
-std::string hex(std::uint64_t value) {
-  char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(value));
-  return buffer;
-}
-
 std::string json_string(const std::string& text) {
   return json(text).dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -145,7 +139,7 @@ std::optional<std::vector<label_term>> parse_label_selector(const std::string& t
 }
 
 std::string continue_token(const std::string& list_path, std::uint64_t generation, const std::string& after) {
-  return base64url("v1\n" + list_path + "\n" + hex(generation) + "\n" + after);
+  return base64url("v1\n" + list_path + "\n" + hex16(generation) + "\n" + after);
 }
 
 std::optional<std::string> parse_list_query(const parsed_target& target, const resource_def& resource,

@@ -1,25 +1,10 @@
 #include "api/view_cache.hpp"
 
-#include <cstdio>
 #include <random>
 
+#include "util/digest.hpp"
+
 namespace sextant {
-namespace {
-
-std::uint64_t fnv(std::string_view text, std::uint64_t value = 0xcbf29ce484222325ULL) {
-  for (char c : text) {
-    value = (value ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-  }
-  return value;
-}
-
-std::string hex(std::uint64_t value) {
-  char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(value));
-  return buffer;
-}
-
-}  // namespace
 
 answer_job::answer_job(view_cache& cache, std::string key, std::string etag_scope, bool gzip, renderer render)
     : cache_(cache),
@@ -59,8 +44,11 @@ bool answer_job::step(std::chrono::microseconds budget) {
   answer_.joins = view_->joins;
   // Same scope (route and parameters) and same inputs: same bytes, so the same ETag. The
   // encoding is part of it: a gzipped body is another representation.
-  answer_.etag = "\"" + hex(fnv(hex(answer_.stamp.digest()), fnv(etag_scope_, cache_.boot()))) +
-                 (answer_.gzip ? "-gz" : "") + "\"";
+  fnv1a tag;
+  tag.add(cache_.boot());
+  tag.add(etag_scope_);
+  tag.add(answer_.stamp.digest());
+  answer_.etag = "\"" + hex16(tag.value) + (answer_.gzip ? "-gz" : "") + "\"";
   view_.reset();
   cache_.store(key_, answer_);
   done_ = true;

@@ -1,26 +1,8 @@
 #include "api/view_stamp.hpp"
 
+#include "util/digest.hpp"
+
 namespace sextant {
-namespace {
-
-// FNV-1a, 64 bits: the digest names a set of generations, it protects nothing.
-struct fnv {
-  std::uint64_t value = 0xcbf29ce484222325ULL;
-  void add(std::string_view text) {
-    for (char c : text) {
-      value = (value ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-    }
-    add_byte(0);
-  }
-  void add(std::uint64_t number) {
-    for (int i = 0; i < 8; ++i) {
-      add_byte(static_cast<unsigned char>(number >> (8 * i)));
-    }
-  }
-  void add_byte(unsigned char byte) { value = (value ^ byte) * 0x100000001b3ULL; }
-};
-
-}  // namespace
 
 time_point render_instant(const daemon_state& state) {
   return std::chrono::floor<std::chrono::seconds>(state.time.now());
@@ -77,7 +59,7 @@ void view_stamp::ask_documents(const daemon_state& state) const {
 }
 
 std::uint64_t view_stamp::digest() const {
-  fnv hash;
+  fnv1a hash;
   hash.add(served_);
   for (const auto& [type, generation] : kinds_) {
     hash.add(type.group);

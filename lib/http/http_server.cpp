@@ -13,14 +13,17 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include "kube/asio.hpp"
+
 namespace sextant {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
+using kube::use_tuple;  // I/O errors as values, as the kube client awaits them
+
 namespace {
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 // How long one chunk of a streamed answer may take to be sent: a client that stops reading is
 // let go, rather than holding the stream (and its upstream reads) open for ever.
 constexpr auto stream_write_timeout = std::chrono::seconds(30);

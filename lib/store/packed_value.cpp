@@ -7,8 +7,6 @@
 namespace sextant {
 namespace {
 
-constexpr std::uint8_t long_length = 255;
-
 std::uint32_t read_u32(const std::uint8_t* at) {
   std::uint32_t value = 0;
   std::memcpy(&value, at, sizeof value);
@@ -29,7 +27,7 @@ struct length_field {
 };
 
 length_field read_length(const std::uint8_t* at) {
-  if (*at != long_length) {
+  if (*at != packed_long_length) {
     return {*at, 1};
   }
   return {read_u32(at + 1), 5};

@@ -30,6 +30,9 @@
 
 namespace sextant {
 
+// The length byte that says a u32 length follows (see the layout above).
+inline constexpr std::uint8_t packed_long_length = 255;
+
 enum class packed_tag : std::uint8_t {
   null,
   boolean_false,

@@ -5,25 +5,20 @@
 #include <stdexcept>
 
 namespace sextant {
-namespace {
-
-constexpr std::uint8_t long_length = 255;
-
-}  // namespace
 
 void packed_writer::put_tag(packed_tag tag) {
   buffer_.push_back(static_cast<char>(tag));
 }
 
 void packed_writer::put_length(std::size_t length) {
-  if (length < long_length) {
+  if (length < packed_long_length) {
     buffer_.push_back(static_cast<char>(length));
     return;
   }
   if (length > std::numeric_limits<std::uint32_t>::max()) {
     throw std::length_error("packed value: a string longer than 4 GiB");
   }
-  buffer_.push_back(static_cast<char>(long_length));
+  buffer_.push_back(static_cast<char>(packed_long_length));
   put_scalar(static_cast<std::uint32_t>(length));
 }
 

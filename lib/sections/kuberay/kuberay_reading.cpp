@@ -23,10 +23,6 @@ object_state masked_state(std::string label, const packed_value* condition) {
   return {std::move(label), condition_reason(condition), masking::operator_text(condition_message(condition))};
 }
 
-bool pod_ready(const cached_object& pod) {
-  return condition_true(condition_of(pod.body(), "Ready"));
-}
-
 }  // namespace
 
 cluster_reading read_cluster(const cached_object& cluster, const view_context& context) {
@@ -320,6 +316,10 @@ std::string masked_serve_config(const cached_object& service) {
     return std::string(masking::see_yaml);
   }
   return masking::shown_or_see_yaml(masking::mask_yaml(config->string_view()));
+}
+
+bool pod_ready(const cached_object& pod) {
+  return condition_true(condition_of(pod.body(), "Ready"));
 }
 
 }  // namespace sextant::kuberay

@@ -66,4 +66,7 @@ service_reading read_service(const cached_object& service, const view_context& c
 // The Serve config as YAML, masked; "see YAML" when it cannot be read safely; empty when unset.
 std::string masked_serve_config(const cached_object& service);
 
+// Whether a pod's Ready condition is True (head and worker pods alike).
+bool pod_ready(const cached_object& pod);
+
 }  // namespace sextant::kuberay

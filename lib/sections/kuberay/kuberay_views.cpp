@@ -35,10 +35,6 @@ void notes_of(const std::vector<std::string>& notes, details_view& view) {
   }
 }
 
-bool pod_ready(const cached_object& pod) {
-  return condition_true(condition_of(pod.body(), "Ready"));
-}
-
 // How many workers a group may have: a fixed count, a range, or "at least N, no upper limit".
 std::string group_range(const packed_value& group, bool autoscaling) {
   std::int64_t replicas = get_int(group, {"replicas"}).value_or(0);

@@ -133,7 +133,8 @@ TEST_CASE("every kind is owned by exactly one resource, and every kind a section
       owners[r.type].push_back(s.id + "/" + r.id);
     }
   }
-  for (const auto& [type, resources] : owners) {
+  for (const auto& [type, shown_by] : owners) {
+    const std::vector<std::string>& resources = shown_by;  // clang 14 cannot capture a binding
     INFO("kind " << type.to_string() << " is shown by " << resources.size() << " resources: " << [&] {
       std::string list;
       for (const std::string& r : resources) {
