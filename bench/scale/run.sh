@@ -8,9 +8,12 @@
 #   HTTP     wrk at 64 and 256 keep-alive connections on /api/v1/problems, the Workload list
 #            (whole, a page of 100), a Cluster Queue's details, each with and without
 #            If-None-Match, against nginx (1 worker) serving the same bodies from files; and
-#            /healthz latency while the list is hammered at 256 connections.
+#            /healthz latency while the list is hammered at 256 connections;
+#   live     bytes per cached object per kind; CPU seconds a minute at rest and at 50 Workload
+#            changes a second, with the write -> view lag; watch events applied a second in a
+#            burst of 5000 writes (churn.py); RSS after POLL_SECONDS of 8 front-ends polling.
 # Traffic is loopback only, bounded in time (DURATION seconds per wrk run).
-# Environment: DURATION (4), KUEUE_CRDS (default: tests/upstream/fetch.sh crds/kueue, pinned in go.mod),
+# Environment: DURATION (4), POLL_SECONDS (300), KUEUE_CRDS (default: tests/upstream/fetch.sh crds/kueue, pinned in go.mod),
 # SEXTANT_CACHE (~/.cache/sextant: Go caches), OUT (build-scale).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -71,7 +74,7 @@ for name in "${!TARGET[@]}"; do
   curl -s "127.0.0.1:$SNAP_PORT${TARGET[$name]}" >"$WWW/$name.json"
   printf '%-10s %8d bytes\n' "$name" "$(stat -c %s "$WWW/$name.json")"
 done
-NGINX_PORT=18311
+NGINX_PORT=18313  # not the snapshot daemon's probe port (18311)
 cat >"$OUT/nginx.conf" <<CONF
 worker_processes 1;
 daemon off;
@@ -142,7 +145,7 @@ curl -s "127.0.0.1:$SNAP_PORT/metrics" | grep -E '^sextant_event_loop_max_stall_
 SNAP_RSS_AFTER=$(rss_kb "$SNAP_PID")
 kill "$SNAP_PID"
 
-LIVE_READY_MS=- LIVE_RSS=- GO_RSS=- GO_SYNC=-
+LIVE_READY_MS=- LIVE_RSS=- LIVE_RSS_POLLED=- GO_RSS=- GO_SYNC=- REST_LINE=- CHURN_LINE=- BURST_LINE=-
 if [[ $LIVE == 1 ]]; then
   echo "== live mode (test API server)"
   TESTCLUSTER=$ROOT/tests/apiserver/bin/testcluster
@@ -165,6 +168,53 @@ if [[ $LIVE == 1 ]]; then
   sleep 2
   LIVE_RSS=$(rss_kb "$LIVE_PID")
   echo "ready in ${LIVE_READY_MS} ms, RSS ${LIVE_RSS} kB"
+  LIVE_URL=http://127.0.0.1:$LIVE_PORT
+  echo "== bytes per cached object, per kind (sextant_cache_bytes / sextant_cached_objects)"
+  curl -s "$LIVE_URL/metrics" | python3 -c '
+import re, sys
+count, held = {}, {}
+for line in sys.stdin:
+    m = re.match(r"sextant_(cached_objects|cache_bytes)\{kind=\"([^\"]+)\"\} (\S+)", line)
+    if m:
+        (count if m[1] == "cached_objects" else held)[m[2]] = float(m[3])
+for kind in sorted(count, key=lambda k: -count[k]):
+    if count[kind]:
+        print(f"{kind:40} {count[kind]:8.0f} objects {held.get(kind, 0) / count[kind]:8.0f} bytes each")
+' | tee "$OUT/bytes-per-kind.txt"
+  CHURN=(python3 bench/scale/churn.py "$OUT/cluster" "$TC_DIR/cluster.env" "$LIVE_URL" "$LIVE_PID")
+  echo "== CPU at rest (60 s)"
+  REST_LINE=$("${CHURN[@]}" rest 60) && echo "$REST_LINE"
+  echo "== 50 Workload status changes a second for 60 s (CPU, events applied, write -> view lag)"
+  CHURN_LINE=$("${CHURN[@]}" churn 50 60) && echo "$CHURN_LINE"
+  echo "== a burst of 5000 writes (how fast watch events are applied)"
+  BURST_LINE=$("${CHURN[@]}" burst 5000) && echo "$BURST_LINE"
+  echo "== ${POLL_SECONDS:-300} s of polling: 8 front-ends, each the Workload list and the problems every second"
+  python3 - "$LIVE_URL" "${POLL_SECONDS:-300}" <<'PY'
+import sys, threading, time, urllib.request
+url, seconds = sys.argv[1], float(sys.argv[2])
+deadline, answers = time.monotonic() + seconds, [0]
+def poll(conditional):
+    etags = {}
+    while time.monotonic() < deadline:
+        for path in ("/api/v1/kueue/workloads", "/api/v1/problems"):
+            request = urllib.request.Request(url + path)
+            if conditional and path in etags:
+                request.add_header("If-None-Match", etags[path])
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    response.read()
+                    etags[path] = response.headers.get("ETag", "")
+            except urllib.error.HTTPError as error:  # 304
+                error.read()
+            answers[0] += 1
+        time.sleep(1)
+threads = [threading.Thread(target=poll, args=(i % 2 == 0,)) for i in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(f"{answers[0]} answers")
+PY
+  LIVE_RSS_POLLED=$(rss_kb "$LIVE_PID")
+  echo "RSS after polling: ${LIVE_RSS_POLLED} kB"
   kill "$LIVE_PID"
   echo "== client-go shared informers on the same server"
   (cd bench/scale/informer && GOMODCACHE=$CACHE/go/mod GOCACHE=$CACHE/go/build GOTOOLCHAIN=local GOFLAGS=-mod=readonly \
@@ -177,9 +227,9 @@ fi
 
 echo "== summary ($(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 python3 - "$SNAP_READY_MS" "$NLOHMANN_MS" "$SIMDJSON_MS" "$SNAP_RSS" "$SNAP_RSS_AFTER" "$LIVE_READY_MS" "$LIVE_RSS" \
-  "$GO_RSS" "$GO_SYNC" "$hp99" "$pp99" <<'PY'
+  "$GO_RSS" "$GO_SYNC" "$hp99" "$pp99" "$LIVE_RSS_POLLED" "$REST_LINE" "$CHURN_LINE" "$BURST_LINE" <<'PY'
 import sys
-snap, nl, sj, rss, rss_after, live, live_rss, go_rss, go_sync, hp99, pp99 = sys.argv[1:]
+snap, nl, sj, rss, rss_after, live, live_rss, go_rss, go_sync, hp99, pp99, polled, rest, churn, burst = sys.argv[1:]
 def ratio(a, b):
     try: return f"{float(a) / float(b):.2f}x"
     except ValueError: return "-"
@@ -188,4 +238,6 @@ print(f"live ready {live} ms = {ratio(live, nl)} nlohmann's parse")
 print(f"RSS snapshot {rss} kB after load, {rss_after} kB after the HTTP runs; live {live_rss} kB; "
       f"client-go {go_rss} kB (synced in {go_sync} s): daemon/client-go = {ratio(live_rss, go_rss)}")
 print(f"healthz p99 while the list is hammered: {hp99} on the API port, {pp99} on the probe port")
+print(f"live RSS after sync {live_rss} kB, after polling {polled} kB")
+print(f"at rest: {rest}; at 50 changes/s: {churn}; burst: {burst}")
 PY

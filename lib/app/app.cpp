@@ -464,6 +464,9 @@ void app::register_metrics() {
   metrics.describe("sextant_problems", metrics_registry::metric_type::gauge, "Current problems per category.");
   metrics.describe("sextant_problem", metrics_registry::metric_type::gauge, "One series per current problem.");
   metrics.describe("sextant_cached_objects", metrics_registry::metric_type::gauge, "Objects cached per kind.");
+  metrics.describe("sextant_cache_bytes", metrics_registry::metric_type::gauge,
+                   "Bytes the cached objects of a kind hold: records, packed bodies and long identity strings "
+                   "(not the store's indexes or the allocator's overhead).");
   metrics.describe("sextant_http_requests_total", metrics_registry::metric_type::counter,
                    "HTTP requests answered, by route and status code.");
   metrics.describe("sextant_problem_evaluations_total", metrics_registry::metric_type::counter,
@@ -481,6 +484,7 @@ void app::register_metrics() {
     m.clear("sextant_problems");
     m.clear("sextant_problem");
     m.clear("sextant_cached_objects");
+    m.clear("sextant_cache_bytes");
     for (const problem_category& category : state_->problems.categories()) {
       m.set("sextant_problems", {{"category", category.id}}, 0);
     }
@@ -492,6 +496,7 @@ void app::register_metrics() {
     }
     for (const kind_key& type : state_->store.kinds()) {
       m.set("sextant_cached_objects", {{"kind", type.to_string()}}, static_cast<double>(state_->store.count(type)));
+      m.set("sextant_cache_bytes", {{"kind", type.to_string()}}, static_cast<double>(state_->store.held_bytes(type)));
     }
     m.set("sextant_problem_evaluations_total", {}, static_cast<double>(state_->problems.evaluations()));
     m.clear("sextant_problem_category_evaluated");

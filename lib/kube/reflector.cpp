@@ -15,6 +15,8 @@ void describe(metrics_registry& metrics) {
   metrics.describe(relists_gone, type::counter,
                    "Relists because the API server no longer had the watched version (410 Gone).");
   metrics.describe(last_sync, type::gauge, "When the resource's cache last matched a complete list (Unix time).");
+  metrics.describe(watch_events, type::counter,
+                   "Watch events applied to the cache (added, modified, deleted; not bookmarks or errors).");
 }
 }  // namespace reflector_metrics
 
@@ -282,12 +284,16 @@ net::awaitable<reflector::watch_end> reflector::consume(watch_stream& stream) {
       case watch_item::kind::event:
         break;
     }
+    const bool changes_an_object = item.event.type != "BOOKMARK" && item.event.type != "ERROR";
     if (std::optional<api_error> error = apply(item.event)) {
       if (error->gone()) {
         co_return watch_end::gone;
       }
       mark_failure(*error, "watch");
       co_return watch_end::failed;
+    }
+    if (changes_an_object) {
+      metrics_.increment(reflector_metrics::watch_events, {{"resource", name_}});
     }
   }
 }

@@ -49,6 +49,7 @@ inline constexpr const char* list_restarts = "sextant_watch_list_restarts_total"
 inline constexpr const char* watch_restarts = "sextant_watch_restarts_total";
 inline constexpr const char* relists_gone = "sextant_watch_relists_gone_total";
 inline constexpr const char* last_sync = "sextant_watch_last_sync_timestamp_seconds";
+inline constexpr const char* watch_events = "sextant_watch_events_total";
 void describe(metrics_registry& metrics);
 }  // namespace reflector_metrics
 

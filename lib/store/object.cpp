@@ -12,6 +12,15 @@ std::string_view version_of(std::string_view api_version) {
   return slash == std::string_view::npos ? api_version : api_version.substr(slash + 1);
 }
 
+std::size_t cached_object::held_bytes() const {
+  auto outside = [](const std::string& text) {
+    // Short strings live inside the std::string itself (libstdc++ keeps up to 15 characters).
+    return text.capacity() > 15 ? text.capacity() + 1 : 0;
+  };
+  return sizeof(cached_object) + packed.size() + outside(type.group) + outside(type.kind) + outside(api_version) +
+         outside(namespace_) + outside(name) + outside(uid) + outside(resource_version);
+}
+
 object_ptr make_object(packed_body packed, time_point first_seen, std::string* error) {
   auto fail = [error](std::string message) -> object_ptr {
     if (error != nullptr) {

@@ -37,6 +37,9 @@ struct cached_object {
   // "namespace/name", or "name" for cluster-scoped objects: the key inside one kind.
   const packed_value& body() const { return packed.root(); }
   std::string key() const { return namespace_.empty() ? name : namespace_ + "/" + name; }
+  // What this object holds: the record, its packed body and the identity strings too long to be
+  // kept inline. The store's indexes and the allocator's own overhead are not counted.
+  std::size_t held_bytes() const;
 };
 
 using object_ptr = std::shared_ptr<const cached_object>;

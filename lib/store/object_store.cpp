@@ -171,6 +171,18 @@ std::size_t object_store::count(const kind_key& type) const {
   return cache == kinds_.end() ? 0 : cache->second.by_key.size();
 }
 
+std::size_t object_store::held_bytes(const kind_key& type) const {
+  auto cache = kinds_.find(type);
+  if (cache == kinds_.end()) {
+    return 0;
+  }
+  std::size_t bytes = 0;
+  for (const auto& [key, object] : cache->second.by_key) {
+    bytes += object->held_bytes();
+  }
+  return bytes;
+}
+
 std::vector<object_ptr> object_store::resolve(const kind_cache& cache, const std::set<std::string>& keys) const {
   std::vector<object_ptr> out;
   for (const std::string& key : keys) {

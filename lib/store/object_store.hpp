@@ -55,6 +55,8 @@ class object_store {
   // Every object of a kind, ordered by namespace then name; `namespace_` narrows when set.
   std::vector<object_ptr> list(const kind_key& type, const std::optional<std::string>& namespace_ = std::nullopt) const;
   std::size_t count(const kind_key& type) const;
+  // The bytes a kind's objects hold (cached_object::held_bytes, summed); for /metrics and bench/.
+  std::size_t held_bytes(const kind_key& type) const;
   // Objects of a kind carrying label `key` = `value` (indexed when declared, else scanned).
   std::vector<object_ptr> with_label(const kind_key& type, const std::string& key, const std::string& value) const;
   // Objects of a kind with an ownerReference to `owner_uid`.

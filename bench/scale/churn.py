@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Changes Workloads in the test API server, as Kueue would, and measures how sextantd follows.
+
+    churn.py CLUSTER_DIR CLUSTER_ENV DAEMON_URL DAEMON_PID MODE [ARGS]
+
+Modes (each prints one line of key=value results):
+  rest SECONDS           CPU seconds the daemon spends in SECONDS with nothing changing
+  churn RATE SECONDS     RATE status writes a second for SECONDS; the daemon's CPU seconds, the
+                         watch events it applied and the write -> view lag of a marked Workload
+  burst COUNT            COUNT writes as fast as 8 writers go; how fast the daemon's
+                         sextant_watch_events_total follows, and its CPU seconds per 1000 events
+  lag SAMPLES            write a marker into one pending Workload's QuotaReserved message, then
+                         poll its details until the view shows it; median and p90 over SAMPLES
+
+Every write changes the QuotaReserved message of a pending Workload (the one condition such a
+Workload has), through the status subresource, with a merge patch. Loopback only; every loop is
+bounded in count and time.
+"""
+import http.client
+import json
+import os
+import ssl
+import statistics
+import sys
+import threading
+import time
+import urllib.request
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
+
+
+def watch_events(daemon_url, resource="workloads"):
+    with urllib.request.urlopen(daemon_url + "/metrics", timeout=10) as response:
+        text = response.read().decode()
+    total = 0.0
+    for line in text.splitlines():
+        if line.startswith("sextant_watch_events_total{") and f'"{resource}' in line:
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+class Writer:
+    """One keep-alive HTTPS connection to the API server (one per thread)."""
+
+    def __init__(self, env):
+        host, port = env["SERVER"].split("//")[1].rsplit(":", 1)
+        self.address = (host, int(port))
+        self.context = ssl.create_default_context(cafile=env["CA_CRT"])
+        self.token = open(env["ADMIN_TOKEN_FILE"]).read().strip()
+        self.conn = None
+
+    def set_message(self, workload, message):
+        ns, name = workload
+        path = f"/apis/kueue.x-k8s.io/v1beta2/namespaces/{ns}/workloads/{name}/status"
+        body = json.dumps({"status": {"conditions": [
+            {"type": "QuotaReserved", "status": "False", "reason": "Pending", "message": message,
+             "lastTransitionTime": "2026-11-29T10:00:00Z"}]}}).encode()
+        headers = {"Authorization": "Bearer " + self.token, "Content-Type": "application/merge-patch+json"}
+        for _ in range(3):
+            try:
+                if self.conn is None:
+                    self.conn = http.client.HTTPSConnection(*self.address, context=self.context, timeout=30)
+                self.conn.request("PATCH", path + "?fieldManager=bench-kueue", body, headers)
+                response = self.conn.getresponse()
+                response.read()
+                return response.status == 200
+            except (http.client.HTTPException, OSError):
+                self.conn = None
+        return False
+
+
+def pending_workloads(cluster_dir):
+    with open(os.path.join(cluster_dir, "workloads.json")) as f:
+        items = json.load(f)["items"]
+    pending = []
+    for item in items:
+        conditions = item.get("status", {}).get("conditions", [])
+        if any(c["type"] == "QuotaReserved" and c["status"] == "False" for c in conditions):
+            pending.append((item["metadata"]["namespace"], item["metadata"]["name"]))
+    return pending
+
+
+def write_at_rate(env, workloads, rate, seconds, writers=4):
+    """RATE writes a second spread over `writers` threads; returns the writes that succeeded."""
+    done = [0] * writers
+    deadline = time.monotonic() + seconds
+
+    def run(index):
+        writer = Writer(env)
+        interval = writers / rate
+        next_at = time.monotonic() + index / rate
+        n = index
+        while next_at < deadline:
+            time.sleep(max(0.0, next_at - time.monotonic()))
+            if writer.set_message(workloads[n % len(workloads)], f"churn {n}: insufficient unused quota"):
+                done[index] += 1
+            n += writers
+            next_at += interval
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(done)
+
+
+def view_lag(env, daemon_url, workload, marker):
+    """Seconds from a write's answer to the daemon's details view showing it (None past 10 s)."""
+    writer = Writer(env)
+    ns, name = workload
+    url = f"{daemon_url}/api/v1/kueue/workloads/{ns}/{name}"
+    if not writer.set_message(workload, f"{marker}: insufficient unused quota"):
+        return None
+    written = time.monotonic()
+    while time.monotonic() - written < 10:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            if marker in response.read().decode():
+                return time.monotonic() - written
+        time.sleep(0.002)
+    return None
+
+
+def lag_samples(env, daemon_url, workload, samples):
+    lags = []
+    for i in range(samples):
+        lag = view_lag(env, daemon_url, workload, f"lag-marker-{time.time_ns()}-{i}")
+        if lag is not None:
+            lags.append(lag)
+        time.sleep(0.1)
+    if not lags:
+        return "lag_ms_p50=- lag_ms_p90=- lag_samples=0"
+    lags.sort()
+    p90 = lags[min(len(lags) - 1, int(0.9 * len(lags)))]
+    return f"lag_ms_p50={statistics.median(lags) * 1e3:.1f} lag_ms_p90={p90 * 1e3:.1f} lag_samples={len(lags)}"
+
+
+def main():
+    cluster_dir, env_file, daemon_url, pid, mode = sys.argv[1:6]
+    args = sys.argv[6:]
+    env = dict(line.strip().split("=", 1) for line in open(env_file) if "=" in line)
+    workloads = pending_workloads(cluster_dir)
+    marked, others = workloads[0], workloads[1:]
+
+    if mode == "rest":
+        seconds = float(args[0])
+        before = cpu_seconds(pid)
+        time.sleep(seconds)
+        print(f"cpu_s_per_min={(cpu_seconds(pid) - before) * 60 / seconds:.2f}")
+    elif mode == "churn":
+        rate, seconds = float(args[0]), float(args[1])
+        cpu_before, events_before = cpu_seconds(pid), watch_events(daemon_url)
+        lag = {}
+        lag_thread = threading.Thread(target=lambda: lag.update(line=lag_samples(env, daemon_url, marked, 20)))
+        lag_thread.start()
+        writes = write_at_rate(env, others, rate, seconds)
+        lag_thread.join()
+        time.sleep(1)  # the last events reach the daemon
+        cpu = cpu_seconds(pid) - cpu_before
+        events = watch_events(daemon_url) - events_before
+        print(f"writes_per_s={writes / seconds:.1f} events_applied={events:.0f} "
+              f"cpu_s_per_min={cpu * 60 / seconds:.2f} {lag['line']}")
+    elif mode == "burst":
+        count = int(args[0])
+        cpu_before, events_before = cpu_seconds(pid), watch_events(daemon_url)
+        started = time.monotonic()
+        writers = 8
+
+        def write_share(index):
+            writer = Writer(env)
+            for n in range(index, count, writers):
+                writer.set_message(others[n % len(others)], f"burst {n}: insufficient unused quota")
+
+        threads = [threading.Thread(target=write_share, args=(i,)) for i in range(writers)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        written = time.monotonic() - started
+        while watch_events(daemon_url) - events_before < count and time.monotonic() - started < written + 30:
+            time.sleep(0.05)
+        applied_after = time.monotonic() - started
+        events = watch_events(daemon_url) - events_before
+        cpu = cpu_seconds(pid) - cpu_before
+        print(f"writes={count} written_s={written:.2f} events_applied={events:.0f} applied_s={applied_after:.2f} "
+              f"events_per_s={events / applied_after:.0f} daemon_cpu_ms_per_1000_events={cpu * 1e6 / max(events, 1):.1f}")
+    elif mode == "lag":
+        print(lag_samples(env, daemon_url, marked, int(args[0])))
+    else:
+        sys.exit(f"churn.py: unknown mode {mode}")
+
+
+if __name__ == "__main__":
+    main()
