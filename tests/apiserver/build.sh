@@ -2,12 +2,18 @@
 # Builds bin/testcluster (etcd embedded + upstream kube-apiserver, see README.md).
 # Go caches live under ${SEXTANT_CACHE:-$HOME/.cache/sextant}/go so that a
 # second build is fast; the build is skipped while bin/testcluster is newer
-# than go.mod, go.sum, build.sh and every *.go file.
+# than go.mod, go.sum, build.sh and every *.go file. Concurrent callers take turns (flock).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cache="${SEXTANT_CACHE:-$HOME/.cache/sextant}/go"
 bin="$here/bin/testcluster"
+
+# One build at a time: a second caller (ctest's build step while scripts/test.sh's early build
+# runs) waits here, then finds the binary fresh.
+mkdir -p "$here/bin"
+exec 9>"$here/bin/.build.lock"
+flock 9
 
 if [[ -x "$bin" ]] && [[ -z "$(find "$here/go.mod" "$here/go.sum" "$here/build.sh" "$here/cmd" \
         -newer "$bin" \( -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -name build.sh \) -print -quit)" ]]; then
