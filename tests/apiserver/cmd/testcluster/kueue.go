@@ -14,17 +14,14 @@ import (
 	"k8s.io/client-go/rest"
 )
 
-// Kueue (tests/controllers/bin/kueue, its unmodified upstream main) runs beside the
+// Kueue (tests/controllers/bin/kueue, its upstream main with one line changed, see
+// tests/controllers/README.md) runs beside the
 // apiserver when --kueue names its binary. It cannot run without a webhook server, so the
 // server gets this cluster's serving certificate (SAN 127.0.0.1) and a loopback port; no
 // webhook is registered with the apiserver, so the tests create jobs suspended, as Kueue's
 // job webhook would leave them. Everything else is off: metrics, probes, leader election,
 // internal certificate management, the visibility server.
 const kueueNamespace = "kueue-system"
-
-// With internal certificate management off, Kueue v0.19.2's main reads a metrics
-// certificate from this fixed path and exits when it is missing, even with metrics off.
-const kueueMetricsCertDir = "/etc/kueue/metrics/certs"
 
 func kueueConfig(webhookPort int, certDir string) string {
 	return fmt.Sprintf(`apiVersion: config.kueue.x-k8s.io/v1beta2
@@ -54,24 +51,8 @@ integrations:
 func prepareKueue(ctx context.Context, cfg *rest.Config, dir, kubeconfig string, servingCert, servingKey []byte) ([]string, []string, error) {
 	kdir := filepath.Join(dir, "kueue")
 	certDir := filepath.Join(kdir, "certs")
-	if err := os.MkdirAll(certDir, 0o755); err != nil {
+	if err := writeCertDir(certDir, servingCert, servingKey); err != nil {
 		return nil, nil, err
-	}
-	for _, d := range []string{certDir, kueueMetricsCertDir} {
-		if d == kueueMetricsCertDir {
-			if _, err := os.Stat(filepath.Join(d, "tls.crt")); err == nil {
-				continue // left by an earlier run; any pair will do, metrics are off
-			}
-			if err := os.MkdirAll(d, 0o755); err != nil {
-				return nil, nil, fmt.Errorf("kueue reads a metrics certificate from %s even with metrics off, and it cannot be written: %w", d, err)
-			}
-		}
-		if err := writeFile(filepath.Join(d, "tls.crt"), servingCert, 0o644); err != nil {
-			return nil, nil, err
-		}
-		if err := writeFile(filepath.Join(d, "tls.key"), servingKey, 0o600); err != nil {
-			return nil, nil, err
-		}
 	}
 	port, err := freePort()
 	if err != nil {
@@ -90,6 +71,20 @@ func prepareKueue(ctx context.Context, cfg *rest.Config, dir, kubeconfig string,
 		return nil, nil, err
 	}
 	args := []string{"--config=" + config, "--zap-log-level=2"}
-	env := []string{"KUBECONFIG=" + kubeconfig, "KUEUE_WEBHOOK_PORT=" + strconv.Itoa(port)}
+	// With internal certificate management off, Kueue's main reads a metrics certificate even
+	// with metrics off; tests/controllers/build.sh makes its folder this variable instead of the
+	// fixed /etc/kueue/metrics/certs. Any pair will do.
+	env := []string{"KUBECONFIG=" + kubeconfig, "KUEUE_WEBHOOK_PORT=" + strconv.Itoa(port), "KUEUE_METRICS_CERT_DIR=" + certDir}
 	return args, env, nil
+}
+
+// writeCertDir writes a controller's serving pair as tls.crt and tls.key into dir.
+func writeCertDir(dir string, cert, key []byte) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, "tls.crt"), cert, 0o644); err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(dir, "tls.key"), key, 0o600)
 }
