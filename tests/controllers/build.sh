@@ -17,9 +17,13 @@ cache="${SEXTANT_CACHE:-$HOME/.cache/sextant}/go"
 # Kueue's main, with internal certificate management off, reads a metrics certificate from the
 # fixed folder /etc/kueue/metrics/certs and exits when it is missing, even with metrics off. The
 # tests must not write outside their folder, so the build takes that folder from
-# KUEUE_METRICS_CERT_DIR instead: `go build -overlay` with a copy of cmd/kueue/main.go, made
-# here from the module cache (never committed), in which that one literal is replaced. A
-# version that moves or changes the line fails here, loudly, rather than building the original.
+# KUEUE_METRICS_CERT_DIR instead: a copy of cmd/kueue/main.go, made here from the module cache
+# (never committed), in which that one literal is replaced. The go command refuses to overlay
+# files in the module cache, so the overlay places Kueue's main package, that copy included, at
+# KUEUE_MAIN (a folder of this module that exists only in the overlay) and the build names that
+# folder; everything else still comes from the module cache. A version that moves or changes
+# the line fails here, loudly, rather than building the original.
+KUEUE_MAIN=cmd/kueue
 kueue_overlay() {
     local mod="$1" out="$2" dir main
     dir="$(cd "$mod" && go mod download -json sigs.k8s.io/kueue | awk -F'"' '$2 == "Dir" { print $4 }')" || return 1
@@ -34,7 +38,15 @@ kueue_overlay() {
     mkdir -p "$out"
     awk -v from="$from" -v to="$to" '{ i = index($0, from); if (i) $0 = substr($0, 1, i - 1) to substr($0, i + length(from)); print }' \
         "$main" >"$out/main.go" || return 1
-    printf '{"Replace": {"%s": "%s"}}\n' "$main" "$out/main.go" >"$out/overlay.json" || return 1
+    local file target entries=()
+    for file in "$dir"/cmd/kueue/*.go; do
+        [[ "$file" == *_test.go ]] && continue
+        target="$file"
+        [[ "$file" == "$main" ]] && target="$out/main.go"
+        entries+=("\"$mod/$KUEUE_MAIN/${file##*/}\": \"$target\"")
+    done
+    local IFS=,
+    printf '{"Replace": {%s}}\n' "${entries[*]}" >"$out/overlay.json" || return 1
     echo "$out/overlay.json"
 }
 
@@ -55,6 +67,7 @@ for name in "$@"; do
     if [[ "$name" == kueue ]]; then
         file="$(kueue_overlay "$mod" "$here/bin/.overlay/kueue")"
         overlay=(-overlay "$file")
+        pkg="./$KUEUE_MAIN"
     fi
     start=$SECONDS
     (cd "$mod" && nice -n 10 go build -trimpath -ldflags "-s -w" "${overlay[@]}" -o "$bin.tmp" "$pkg")
