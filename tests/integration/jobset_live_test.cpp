@@ -2,6 +2,8 @@
 // JobSet whose only Job fails, with no restart left, fails in JobSet's own words, and sextantd
 // shows the failed Job as the Job controller wrote it, linked to its JobSet; its JobSet section
 // reads the controller's words and the Job controller's reason from what they really wrote.
+// JobSet's webhooks are registered as in a real install: the test submits a JobSet as a user
+// writes it, and its defaulting webhook fills in the rest on the way in.
 
 #include <chrono>
 #include <functional>
@@ -31,23 +33,25 @@ TEST_CASE(
               .ok());
   json pod_spec = {{"restartPolicy", "Never"},
                    {"containers", json::array({{{"name", "main"}, {"image", "registry.k8s.io/pause:3.10"}}})}};
-  // What JobSet's defaulting webhook (not registered here) would add is written out.
-  json job_template = {
-      {"spec", {{"backoffLimit", 0}, {"completionMode", "Indexed"}, {"template", {{"spec", pod_spec}}}}}};
+  json job_template = {{"spec", {{"backoffLimit", 0}, {"template", {{"spec", pod_spec}}}}}};
   json jobset = {
       {"apiVersion", "jobset.x-k8s.io/v1alpha2"},
       {"kind", "JobSet"},
       {"metadata", {{"name", "js"}, {"namespace", ns}}},
       {"spec",
        {{"failurePolicy", {{"maxRestarts", 0}}},
-        {"network", {{"enableDNSHostnames", true}, {"publishNotReadyAddresses", true}}},
-        {"successPolicy", {{"operator", "All"}}},
-        {"startupPolicy", {{"startupPolicyOrder", "AnyOrder"}}},
         {"replicatedJobs", json::array({{{"name", "workers"}, {"replicas", 1}, {"template", job_template}}})}}}};
   const std::string jobsets = std::string("/apis/jobset.x-k8s.io/v1alpha2/namespaces/") + ns + "/jobsets";
   answer created = admin.post(jobsets, jobset);
   INFO(created.text << created.error);
   REQUIRE(created.ok());
+  // JobSet's defaulting webhook ran: what it adds is in the stored object (without `network`
+  // the controller would panic).
+  const json stored = created.body()["spec"];
+  CHECK(stored["network"] == json({{"enableDNSHostnames", true}, {"publishNotReadyAddresses", true}}));
+  CHECK(stored["successPolicy"] == json({{"operator", "All"}}));
+  CHECK(stored["startupPolicy"] == json({{"startupPolicyOrder", "AnyOrder"}}));
+  CHECK(stored["replicatedJobs"][0]["template"]["spec"]["completionMode"] == "Indexed");
 
   // JobSet made its Job, the Job controller its pod; the pod fails as a kubelet would say.
   const std::string pods = std::string("/api/v1/namespaces/") + ns + "/pods";

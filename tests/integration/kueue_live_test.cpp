@@ -1,8 +1,9 @@
 // Kueue's own controller (v0.19.2, tests/controllers/kueue) writes the Workloads' and queues'
 // statuses; sextantd must carry its state, reason and message as written. The test writes
-// only what an administrator or a user would (a flavor, queues, suspended Jobs) and what a
-// kubelet would (pod phases). The expected words are Kueue's own at the pinned version: a
-// version bump that changes them shows up here as a diff.
+// only what an administrator or a user would (a flavor, queues, Jobs labelled with a queue) and
+// what a kubelet would (pod phases); Kueue's webhooks are registered as in a real install, so
+// its job webhook suspends the Jobs on the way in. The expected words are Kueue's own at the
+// pinned version: a version bump that changes them shows up here as a diff.
 
 #include <chrono>
 #include <functional>
@@ -44,8 +45,7 @@ json local_queue(const std::string& name, const std::string& cluster_queue_name)
           {"spec", {{"clusterQueue", cluster_queue_name}}}};
 }
 
-// A Job as a user submits it to Kueue: labelled with its queue and suspended (what Kueue's job
-// webhook would make of it; the webhook is not registered here).
+// A Job as a user submits it to Kueue: labelled with its queue, not suspended.
 json queued_job(const std::string& name, const std::string& queue, const std::string& cpu) {
   json container = {
       {"name", "main"}, {"image", "registry.k8s.io/pause:3.10"}, {"resources", {{"requests", {{"cpu", cpu}}}}}};
@@ -53,9 +53,16 @@ json queued_job(const std::string& name, const std::string& queue, const std::st
           {"kind", "Job"},
           {"metadata", {{"name", name}, {"namespace", ns}, {"labels", {{"kueue.x-k8s.io/queue-name", queue}}}}},
           {"spec",
-           {{"suspend", true},
-            {"backoffLimit", 0},
+           {{"backoffLimit", 0},
             {"template", {{"spec", {{"restartPolicy", "Never"}, {"containers", json::array({container})}}}}}}}};
+}
+
+// Submits a queued Job; Kueue's job webhook must have suspended it before it was stored, so
+// that the Job controller makes no pod until Kueue admits it.
+void submit(admin_client& admin, const std::string& jobs, const json& job) {
+  json stored = create(admin, jobs, job);
+  INFO(stored.dump());
+  CHECK(stored["spec"].value("suspend", false));
 }
 
 // The Workload Kueue made for a Job (it names it after the Job and labels it with the Job's uid).
@@ -108,10 +115,10 @@ TEST_CASE("Kueue's own statuses are what sextantd shows: admitted, finished, pen
   CHECK(flavorless_message == "Can't admit new workloads: references missing ResourceFlavor(s): missing-flavor.");
 
   const std::string jobs = std::string("/apis/batch/v1/namespaces/") + ns + "/jobs";
-  create(admin, jobs, queued_job("fits", "user-queue", "1"));
-  create(admin, jobs, queued_job("too-big", "user-queue", "3"));
-  create(admin, jobs, queued_job("on-hold", "held", "1"));
-  create(admin, jobs, queued_job("lost", "nowhere", "1"));
+  submit(admin, jobs, queued_job("fits", "user-queue", "1"));
+  submit(admin, jobs, queued_job("too-big", "user-queue", "3"));
+  submit(admin, jobs, queued_job("on-hold", "held", "1"));
+  submit(admin, jobs, queued_job("lost", "nowhere", "1"));
 
   // Admitted, then finished once its pod succeeds (written as a kubelet would).
   json admitted = wait_for([&] { return workload_of(admin, "fits"); },

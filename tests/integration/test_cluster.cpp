@@ -62,9 +62,14 @@ test_cluster::test_cluster(cluster_options options) {
   std::vector<std::string> args{SEXTANT_TESTCLUSTER, "--dir", (dir_ / "cluster").string()};
   for (const std::string& controller : options.controllers) {
     if (controller == "kueue" || controller == "jobset" || controller == "kuberay") {
-      // The operator's own binary (tests/controllers/build.sh), with its CRDs of the same version.
+      // The operator's own binary (tests/controllers/build.sh), with its CRDs of the same version
+      // and, for Kueue and JobSet, its webhook manifests, which testcluster registers by URL.
       args.push_back("--" + controller);
       args.push_back(controller_binary(controller).string());
+      if (controller != "kuberay") {
+        args.push_back("--" + controller + "-webhooks");
+        args.push_back(sextant::testing::upstream_files("webhooks/" + controller).string());
+      }
       const std::string crds = upstream_crds(controller).string();
       if (std::find(options.crds.begin(), options.crds.end(), crds) == options.crds.end()) {
         options.crds.push_back(crds);

@@ -22,7 +22,8 @@ struct cluster_options {
   // Upstream controllers started beside the apiserver: "kube-scheduler",
   // "kube-controller-manager" (the Job, garbage-collector, ResourceClaim, namespace and
   // service-account controllers), "kueue", "jobset" and "kuberay" (the operators' own binaries,
-  // tests/controllers/; their CRDs are added). Each logs to DIR/cluster/<name>.log.
+  // tests/controllers/; their CRDs are added, and Kueue's and JobSet's webhooks are registered
+  // and answering before the cluster is ready). Each logs to DIR/cluster/<name>.log.
   std::vector<std::string> controllers{};
 };
 

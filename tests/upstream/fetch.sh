@@ -4,6 +4,7 @@
 # controller-runtime's envtest users take CRDs from their modules:
 #
 #   tests/upstream/fetch.sh crds/kueue crds/jobset   # -> .../upstream/crds/kueue@v0.19.2 ...
+#   tests/upstream/fetch.sh webhooks/kueue           # -> .../upstream/webhooks/kueue@v0.19.2
 #   tests/upstream/fetch.sh --list                   # every NAME this script knows
 #
 # A folder holds only the files listed below for its NAME, under their upstream file names, so
@@ -40,6 +41,12 @@ module[crds/lws]=sigs.k8s.io/lws
 files[crds/lws]="config/crd/bases/leaderworkerset.x-k8s.io_leaderworkersets.yaml"
 module[crds/appwrapper]=github.com/project-codeflare/appwrapper
 files[crds/appwrapper]="config/crd/bases/workload.codeflare.dev_appwrappers.yaml"
+# The operators' generated webhook manifests, for `testcluster --kueue-webhooks/--jobset-webhooks`,
+# which registers them by URL with the controller the tests run.
+module[webhooks/kueue]=sigs.k8s.io/kueue
+files[webhooks/kueue]="config/components/webhook/manifests.yaml"
+module[webhooks/jobset]=sigs.k8s.io/jobset
+files[webhooks/jobset]="config/components/webhook/manifests.yaml"
 # k8s.io/api's round-trip test data of the DRA kinds: every field filled with a synthetic value.
 module[testdata/k8s-api-resource]=k8s.io/api
 files[testdata/k8s-api-resource]="testdata/HEAD/resource.k8s.io.*.yaml"

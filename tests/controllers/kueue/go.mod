@@ -1,5 +1,5 @@
-// Pins the Kueue controller the integration tests run (build.sh builds its upstream main,
-// unmodified, from the module cache). Nothing but that main builds from here.
+// Pins the Kueue controller the integration tests run (build.sh builds its upstream main from
+// the module cache, one line changed: see README.md). Nothing but that main builds from here.
 module sextant.test/controllers/kueue
 
 go 1.26.0

@@ -46,7 +46,9 @@ type options struct {
 	apiserverArgs  stringList
 	controllers    stringList
 	kueue          string
+	kueueWebhooks  string
 	jobset         string
+	jobsetWebhooks string
 	kuberay        string
 	startupTimeout time.Duration
 }
@@ -77,7 +79,9 @@ func parseFlags(args []string) (*options, error) {
 	fs.Var(&o.controllers, "controllers", "controllers started beside the apiserver once it is ready: "+
 		schedulerRole+", "+controllerManagerRole+" (comma list, repeatable; log: DIR/<name>.log)")
 	fs.StringVar(&o.kueue, "kueue", "", "Kueue's binary (tests/controllers/bin/kueue): run it beside the apiserver (log: DIR/kueue.log)")
+	fs.StringVar(&o.kueueWebhooks, "kueue-webhooks", "", "folder of Kueue's webhook manifests (tests/upstream/fetch.sh webhooks/kueue), registered by URL; required with --kueue")
 	fs.StringVar(&o.jobset, "jobset", "", "JobSet's binary (tests/controllers/bin/jobset): run it beside the apiserver (log: DIR/jobset.log)")
+	fs.StringVar(&o.jobsetWebhooks, "jobset-webhooks", "", "folder of JobSet's webhook manifests (tests/upstream/fetch.sh webhooks/jobset), registered by URL; required with --jobset")
 	fs.StringVar(&o.kuberay, "kuberay", "", "KubeRay's binary (tests/controllers/bin/kuberay): run it beside the apiserver (log: DIR/kuberay.log)")
 	fs.DurationVar(&o.startupTimeout, "startup-timeout", 3*time.Minute, "limit for etcd + kube-apiserver readiness")
 	if err := fs.Parse(args); err != nil {
@@ -103,6 +107,13 @@ func parseFlags(args []string) (*options, error) {
 			if _, err := os.Stat(bin); err != nil {
 				return nil, fmt.Errorf("controller binary not found (tests/controllers/build.sh builds it): %v", err)
 			}
+		}
+	}
+	// Without its webhooks an operator's objects are stored as no real install stores them
+	// (a Job not suspended, a JobSet without its defaults): refuse rather than mislead.
+	for _, pair := range [][3]string{{"kueue", o.kueue, o.kueueWebhooks}, {"jobset", o.jobset, o.jobsetWebhooks}} {
+		if (pair[1] == "") != (pair[2] == "") {
+			return nil, fmt.Errorf("--%s and --%s-webhooks go together", pair[0], pair[0])
 		}
 	}
 	if o.dir == "" {
@@ -310,6 +321,14 @@ func runSupervisor(args []string) error {
 	if err != nil {
 		return err
 	}
+	webhooks := map[string]*webhookSet{}
+	for name, dir := range map[string]string{"kueue": o.kueueWebhooks, "jobset": o.jobsetWebhooks} {
+		if dir != "" {
+			if webhooks[name], err = readWebhooks(dir); err != nil {
+				return err
+			}
+		}
+	}
 	if err := os.MkdirAll(o.dir, 0o755); err != nil {
 		return err
 	}
@@ -458,6 +477,10 @@ func runSupervisor(args []string) error {
 	if err := installCRDs(ctx, restCfg, crds); err != nil {
 		return err
 	}
+	// An earlier run on this --dir may have left webhooks at ports nobody serves now.
+	if err := removeWebhooks(ctx, restCfg); err != nil {
+		return err
+	}
 
 	draServed, err := servedVersions(restCfg, "resource.k8s.io")
 	if err != nil {
@@ -572,38 +595,39 @@ func runSupervisor(args []string) error {
 		}()
 	}
 
-	if o.kueue != "" {
-		args, kenv, err := prepareKueue(ctx, restCfg, o.dir, path("kubeconfig-token.yaml"),
-			append(append([]byte{}, p.serving.certPEM...), p.serverCA.certPEM...), p.serving.keyPEM)
-		if err != nil {
-			return err
-		}
-		c, err := startController(o.kueue, "kueue", args, kenv, path("kueue.log"), controllerDied)
-		if err != nil {
-			return err
-		}
-		o.controllers = append(o.controllers, "kueue")
-		defer func() {
-			c.stop()
-			logf("kueue stopped")
-		}()
+	// Kueue and JobSet, each with its webhooks in effect before `ready`.
+	servingPair := append(append([]byte{}, p.serving.certPEM...), p.serverCA.certPEM...)
+	operators := []struct {
+		role, bin string
+		prepare   func() (*launch, error)
+	}{
+		{"kueue", o.kueue, func() (*launch, error) {
+			return prepareKueue(ctx, restCfg, o.dir, path("kubeconfig-token.yaml"), servingPair, p.serving.keyPEM, webhooks["kueue"])
+		}},
+		{"jobset", o.jobset, func() (*launch, error) {
+			return prepareJobSet(o.dir, path("kubeconfig-token.yaml"), servingPair, p.serving.keyPEM, webhooks["jobset"])
+		}},
 	}
-
-	if o.jobset != "" {
-		args, jenv, err := prepareJobSet(o.dir, path("kubeconfig-token.yaml"),
-			append(append([]byte{}, p.serving.certPEM...), p.serverCA.certPEM...), p.serving.keyPEM)
+	for _, op := range operators {
+		if op.bin == "" {
+			continue
+		}
+		l, err := op.prepare()
 		if err != nil {
 			return err
 		}
-		c, err := startController(o.jobset, "jobset", args, jenv, path("jobset.log"), controllerDied)
+		c, err := startController(op.bin, op.role, l.args, l.env, path(op.role+".log"), controllerDied)
 		if err != nil {
 			return err
 		}
-		o.controllers = append(o.controllers, "jobset")
+		o.controllers = append(o.controllers, op.role)
 		defer func() {
 			c.stop()
-			logf("jobset stopped")
+			logf("%s stopped", c.role)
 		}()
+		if err := startWebhooks(ctx, restCfg, c, l.webhooks, p.serverCA.certPEM, roots, o.startupTimeout); err != nil {
+			return err
+		}
 	}
 
 	if o.kuberay != "" {
