@@ -88,6 +88,12 @@ std::optional<time_point> parse_rfc3339(std::string_view text) {
     return std::nullopt;
   }
   auto at = sys_days{date} + hours{hour} + minutes{minute} + seconds{second} - minutes{offset_minutes};
+  // The clock counts nanoseconds in 64 bits: about 1678 to 2262. A time outside that (a year
+  // such as 9999 is valid RFC 3339) cannot be held, and converting it would overflow.
+  constexpr auto representable = duration_cast<seconds>(system_clock::duration::max()) - seconds{1};
+  if (at.time_since_epoch() >= representable || at.time_since_epoch() <= -representable) {
+    return std::nullopt;
+  }
   return time_point{duration_cast<system_clock::duration>(at.time_since_epoch() + fraction)};
 }
 
