@@ -30,6 +30,11 @@ json workload(const std::string& api_version, const std::string& namespace_, con
                   {"template",
                    {{"spec", {{"containers", {{{"name", "c"}, {"resources", {{"requests", {{"cpu", "1"}}}}}}}}}}}}}}}};
   spec.update(spec_extra);
+  // `{condition(...)}` is a one-element array with GCC but the condition itself with clang
+  // (nlohmann/json's single-element brace initialisation): either way, a list of conditions.
+  if (conditions.is_object()) {
+    conditions = json::array({std::move(conditions)});
+  }
   json status = {{"conditions", std::move(conditions)}};
   status.update(status_extra);
   return json{{"apiVersion", api_version},
