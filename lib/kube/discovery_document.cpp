@@ -132,10 +132,17 @@ void parse_resource_list(const json& list, const std::string& group, const std::
 
 int parse_server_minor(const json& version) {
   std::string minor = string_or(version, {"minor"});
+  // No Kubernetes minor has more than a few digits: a longer number is not one (and would
+  // overflow), so it reads as unknown, as a missing one does.
+  constexpr int longest = 4;
   int value = 0;
+  int digits = 0;
   for (char c : minor) {
     if (c < '0' || c > '9') {
       break;
+    }
+    if (++digits > longest) {
+      return 0;
     }
     value = value * 10 + (c - '0');
   }

@@ -47,7 +47,7 @@ void parse_group_list(const json& list, discovery_document& into);
 // An APIResourceList (/api/v1, /apis/<group>/<version>).
 void parse_resource_list(const json& list, const std::string& group, const std::string& version,
                          discovery_document& into);
-// The minor version from /version ("37", "37+").
+// The minor version from /version ("37", "37+"); 0 when it is missing or not a version number.
 int parse_server_minor(const json& version);
 
 // Replaces `served` with what the document says, keeping the kinds of incomplete groups as

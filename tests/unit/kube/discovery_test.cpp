@@ -121,6 +121,8 @@ TEST_CASE("per-group discovery documents are read when aggregated discovery is n
   CHECK(served.find({"resource.k8s.io", "ResourceClaim"})->versions == std::vector<std::string>{"v1", "v1beta1"});
   CHECK(parse_server_minor(json::parse(R"({"major":"1","minor":"37+"})")) == 37);
   CHECK(parse_server_minor(json::parse(R"({"major":"1"})")) == 0);
+  // Found by fuzz_discovery: a run of digits no minor has overflowed an int.
+  CHECK(parse_server_minor(json::parse(R"({"minor":"74244444444444444444+"})")) == 0);
 }
 
 TEST_CASE("the version read is the section's first preference the cluster serves", "[kube][discovery]") {
