@@ -55,7 +55,7 @@ stage "GCC -O2, warnings are errors: build"
 # tests ran above under the sanitizers; this build drives the whole daemon through the
 # integration tests.
 cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
-  -DSEXTANT_WERROR=ON -DSEXTANT_UNITY=ON -DSEXTANT_UNIT_TESTS=OFF >/dev/null
+  -DSEXTANT_WERROR=ON -DSEXTANT_UNITY=ON -DSEXTANT_BUILD_UNIT_TESTS=OFF >/dev/null
 cmake --build build-test -j "$jobs"
 
 stage "GCC -O2: integration tests and the Dockerfile and OpenAPI checks"
