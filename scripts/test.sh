@@ -2,13 +2,13 @@
 # Installs what the tests need and runs every test through ctest, in two C++ configurations:
 #   1. clang with AddressSanitizer + UndefinedBehaviorSanitizer + libFuzzer's coverage: the unit
 #      and end-to-end tests, and each fuzz target for a bounded time over its seed corpus;
-#   2. GCC (the shipped compiler) at -O2 with warnings as errors: unit, end-to-end and the
-#      integration tests, which start a real kube-apiserver and etcd (tests/apiserver/) and the
-#      operators' own controllers (tests/controllers/), all built from pinned Go modules.
+#   2. GCC (the shipped compiler) at -O2 with warnings as errors: the daemon and the integration
+#      tests, which start a real kube-apiserver and etcd (tests/apiserver/) and the operators'
+#      own controllers (tests/controllers/), all built from pinned Go modules.
 # The Go builds are the longest part of a cold run. They start first, in the background and
 # niced, so that they take the CPU the C++ builds leave idle (links, test runs, downloads);
-# configuration 2's ctest waits for the ones each test needs. The run with every test comes last, so ctest's
-# closing line counts them all.
+# configuration 2's ctest waits for the ones each test needs. The last line counts the tests of
+# both ctest runs.
 # Caches (ccache, the Go module and build caches) live under ${SEXTANT_CACHE:-~/.cache/sextant}
 # so a second run on the same machine rebuilds little. .ci/run calls exactly this.
 set -euo pipefail
