@@ -128,6 +128,8 @@ TEST_CASE("watch events change the store and bookmarks only move the version", "
   stream->event("BOOKMARK", bookmark("40"));
   REQUIRE(h.settle([&] { return h.watch->resource_version() == "40"; }));
   CHECK(h.names() == std::vector<std::string>{"a@12"});
+  // Three events changed an object; the bookmark is not counted.
+  CHECK(h.metric(reflector_metrics::watch_events) == 3);
 
   // The server ends the watch at its timeout: watch again at once from the bookmark.
   stream->end(watch_item::kind::closed);
