@@ -9,12 +9,18 @@
 namespace sextant::kube {
 namespace {
 
-bool all_digits(std::string_view text) {
+// Digits only, no sign or spaces, and small enough to be a TCP port; any number of digits.
+bool is_port_number(std::string_view text) {
   if (text.empty()) {
     return false;
   }
+  unsigned long value = 0;
   for (char c : text) {
     if (c < '0' || c > '9') {
+      return false;
+    }
+    value = value * 10 + static_cast<unsigned long>(c - '0');
+    if (value > 65535) {
       return false;
     }
   }
@@ -92,7 +98,7 @@ url_result parse_url(std::string_view text) {
     } else {
       return fail("it has no port and no default one for scheme " + out.scheme);
     }
-  } else if (!all_digits(port) || std::stoul(std::string(port)) > 65535) {
+  } else if (!is_port_number(port)) {
     return fail("its port \"" + std::string(port) + "\" is not a number up to 65535");
   }
   out.port = std::string(port);
