@@ -17,6 +17,17 @@ struct member_rule {
   place where;
 };
 
+// Deeper than any Kubernetes object nests, and shallow enough that the recursive descent below
+// stays far from the end of the stack: a document nested deeper is refused, not followed.
+constexpr int max_nesting = 512;
+
+int deeper(int depth) {
+  if (depth >= max_nesting) {
+    throw simdjson::simdjson_error(simdjson::DEPTH_ERROR);
+  }
+  return depth + 1;
+}
+
 member_rule rule_for(std::string_view key, const field_mask& mask, place where) {
   if ((where == place::metadata && dropped_metadata_member(key)) ||
       (where == place::annotations && dropped_annotation(key))) {
@@ -31,9 +42,9 @@ member_rule rule_for(std::string_view key, const field_mask& mask, place where) 
   return {mask.child(key), next};
 }
 
-json convert(od::value value, const field_mask& mask, place where);
+json convert(od::value value, const field_mask& mask, place where, int depth = 0);
 
-json convert_object(od::object object, const field_mask& mask, place where) {
+json convert_object(od::object object, const field_mask& mask, place where, int depth) {
   json out = json::object();
   for (auto field : object) {
     std::string_view key = field.unescaped_key().value();
@@ -44,19 +55,19 @@ json convert_object(od::object object, const field_mask& mask, place where) {
     // Straight onto the member vector: the API server writes no duplicate keys, so the
     // linear duplicate search of ordered_json's operator[] is wasted work here.
     out.get_ref<json::object_t&>().emplace_back(std::string(key),
-                                                convert(field.value().value(), *rule.mask, rule.where));
+                                                convert(field.value().value(), *rule.mask, rule.where, deeper(depth)));
   }
   return out;
 }
 
-json convert(od::value value, const field_mask& mask, place where) {
+json convert(od::value value, const field_mask& mask, place where, int depth) {
   switch (value.type().value()) {
     case od::json_type::object:
-      return convert_object(value.get_object().value(), mask, where);
+      return convert_object(value.get_object().value(), mask, where, depth);
     case od::json_type::array: {
       json out = json::array();
       for (auto element : value.get_array()) {
-        out.push_back(convert(element.value(), mask, place::other));
+        out.push_back(convert(element.value(), mask, place::other, deeper(depth)));
       }
       return out;
     }
@@ -84,9 +95,9 @@ json convert(od::value value, const field_mask& mask, place where) {
 
 // The packed twin of convert(): writes the kept fields straight into `out`. At the root,
 // `api_version` and `kind` fill what the object leaves out (typed lists' items do).
-void write_value(od::value value, const field_mask& mask, place where, packed_writer& out);
+void write_value(od::value value, const field_mask& mask, place where, packed_writer& out, int depth = 0);
 
-void write_object(od::object object, const field_mask& mask, place where, packed_writer& out,
+void write_object(od::object object, const field_mask& mask, place where, packed_writer& out, int depth,
                   std::string_view api_version = {}, std::string_view kind = {}) {
   out.begin_object();
   bool has_api_version = false;
@@ -102,7 +113,7 @@ void write_object(od::object object, const field_mask& mask, place where, packed
       has_kind = has_kind || key == "kind";
     }
     out.key(key);
-    write_value(field.value().value(), *rule.mask, rule.where, out);
+    write_value(field.value().value(), *rule.mask, rule.where, out, deeper(depth));
   }
   if (!has_api_version && !api_version.empty()) {
     out.key("apiVersion");
@@ -115,15 +126,15 @@ void write_object(od::object object, const field_mask& mask, place where, packed
   out.end_object();
 }
 
-void write_value(od::value value, const field_mask& mask, place where, packed_writer& out) {
+void write_value(od::value value, const field_mask& mask, place where, packed_writer& out, int depth) {
   switch (value.type().value()) {
     case od::json_type::object:
-      write_object(value.get_object().value(), mask, where, out);
+      write_object(value.get_object().value(), mask, where, out, depth);
       return;
     case od::json_type::array:
       out.begin_array();
       for (auto element : value.get_array()) {
-        write_value(element.value(), mask, place::other, out);
+        write_value(element.value(), mask, place::other, out, deeper(depth));
       }
       out.end_array();
       return;
@@ -180,7 +191,7 @@ simdjson::padded_string_view json_decoder::pad(std::string_view text) {
 packed_body json_decoder::typed_item(od::value value, const ingest_profile& profile, std::string_view api_version,
                                      std::string_view kind) {
   if (value.type().value() == od::json_type::object) {
-    write_object(value.get_object().value(), profile.mask, place::root, writer_, api_version, kind);
+    write_object(value.get_object().value(), profile.mask, place::root, writer_, 0, api_version, kind);
   } else {
     write_value(value, profile.mask, place::root, writer_);
   }

@@ -22,5 +22,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   sources.explicit_path = file;
   (void)sextant::kube::load_kubeconfig(sources);
   (void)sextant::kube::load_kubeconfig(sources, "other");
+  std::filesystem::remove(file);  // nothing left behind in the temporary folder
   return 0;
 }

@@ -114,3 +114,22 @@ TEST_CASE("malformed JSON is an error value, never an exception", "[ingest]") {
   CHECK(numbers.value->root()["f"].as_double() == 1000.0);
   CHECK(numbers.value->root()["n"].is_null());
 }
+
+TEST_CASE("a document nested deeper than any object is refused, not followed to the end of the stack", "[ingest]") {
+  ingest_profiles profiles;
+  json_decoder decoder(profiles);
+  auto nested = [](int levels) {
+    return "{\"spec\": " + std::string(static_cast<std::size_t>(levels), '[') +
+           std::string(static_cast<std::size_t>(levels), ']') + "}";
+  };
+  // Found by fuzz_json_decoder: a few thousand brackets overflowed the recursive descent.
+  auto deep = decoder.decode_object(nested(4000));
+  REQUIRE_FALSE(deep.ok());
+  CHECK(deep.error.find("deep") != std::string::npos);
+  CHECK_FALSE(decoder.decode_untyped(nested(4000)).ok());
+  CHECK_FALSE(decoder.decode_list("{\"items\": [" + nested(4000) + "]}").ok());
+  // Deep but plausible nesting still decodes.
+  auto fine = decoder.decode_object(nested(100));
+  REQUIRE(fine.ok());
+  CHECK(json(fine.value->root())["spec"].is_array());
+}

@@ -1,5 +1,6 @@
 #include "util/masking/secrets.hpp"
 
+#include <simdjson.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -183,6 +184,12 @@ std::optional<std::string> emit(const YAML::Node& node, bool flow) {
 
 std::optional<std::string> mask_yaml_nested(std::string_view yaml, std::size_t nesting, bool flow) {
   if (nesting > max_nested_text || too_deep(yaml)) {
+    return std::nullopt;
+  }
+  // YAML is UTF-8 here (it comes from JSON strings). yaml-cpp reads invalid bytes leniently and
+  // its emitter writes them back as other text (an overlong "t" becomes "t"), so a key judged as
+  // read could be shown as a secret-looking one: such text is not shown at all.
+  if (!simdjson::validate_utf8(yaml.data(), yaml.size())) {
     return std::nullopt;
   }
   try {

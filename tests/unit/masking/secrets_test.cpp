@@ -122,6 +122,15 @@ TEST_CASE("Serve config YAML that cannot be read safely is not shown", "[masking
   CHECK(shown_or_see_yaml(std::nullopt) == "see YAML");
 }
 
+TEST_CASE("Serve config YAML that is not UTF-8 is not shown", "[masking]") {
+  // "\xC1\xB4" is an overlong 't': the key reads "oken" here, yet yaml-cpp's emitter writes it
+  // back as "token", and the value beside it came out unmasked (found by fuzz_masking).
+  CHECK_FALSE(mask_yaml("\xC1\xB4oken: x\n").has_value());
+  CHECK_FALSE(mask_yaml("name: \xFF\n").has_value());
+  REQUIRE(mask_yaml("name: caf\xC3\xA9\ntoken: x\n").has_value());
+  CHECK(mask_yaml("name: caf\xC3\xA9\ntoken: x\n")->find("<hidden>") != std::string::npos);
+}
+
 TEST_CASE("entrypoints: flags, NAME=value, quotes, spaces and several lines", "[masking]") {
   const std::vector<masking_case> cases = {
       {"--flag=value", "python train.py --api-key=abc123 --epochs=3", {"abc123"}, {"--epochs=3", "--api-key=<hidden>"}},
