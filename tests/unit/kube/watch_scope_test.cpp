@@ -100,7 +100,7 @@ TEST_CASE("a namespace-sourced kind is watched where its source says", "[kube][w
 }
 
 TEST_CASE("what the store's objects name as namespaces", "[kube][watch-plan]") {
-  testing::fixture_cluster cluster;
+  sextant::testing::fixture_cluster cluster;
   const namespace_source source{policy_kind, {"status", "namespace"}};
   // Not read yet: not known.
   CHECK_FALSE(namespaces_named(cluster.store, source).has_value());

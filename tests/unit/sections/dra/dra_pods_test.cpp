@@ -24,7 +24,7 @@ const json& claim_named(const json& view, const std::string& name) {
   return none;
 }
 
-const char* device_class = R"(
+const char* nvidia_gpu_class = R"(
 apiVersion: resource.k8s.io/v1
 kind: DeviceClass
 metadata: {name: gpu.nvidia.com}
@@ -37,7 +37,7 @@ spec:
 TEST_CASE("a pod's template claims are resolved through resourceClaimStatuses, never by name", "[dra][pods]") {
   fixture_cluster cluster;
   cluster.load_file(upstream("dra/two-gpu-pod.yaml"));
-  cluster.load_yaml(device_class);
+  cluster.load_yaml(nvidia_gpu_class);
   // The pod as the API server shows it once the controller made gpu0's claim but not gpu1's.
   cluster.load_yaml(R"(
 apiVersion: v1
@@ -157,7 +157,7 @@ spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.c
 
 TEST_CASE("an unschedulable pod's waiting block gets the scheduler's DRA reasons", "[dra][pods]") {
   fixture_cluster cluster;
-  cluster.load_yaml(device_class);
+  cluster.load_yaml(nvidia_gpu_class);
   cluster.load_yaml(R"(
 apiVersion: v1
 kind: Pod
@@ -270,7 +270,7 @@ status:
 TEST_CASE("a claim the objects show deleted or asking for a missing class is named when the scheduler said nothing",
           "[dra][pods]") {
   fixture_cluster cluster;
-  cluster.load_yaml(device_class);
+  cluster.load_yaml(nvidia_gpu_class);
   cluster.load_yaml(R"(
 apiVersion: v1
 kind: Pod

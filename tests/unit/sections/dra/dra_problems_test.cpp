@@ -14,7 +14,7 @@ using sextant::testing::fixture_cluster;
 
 namespace {
 
-const char* device_class = R"(
+const char* example_gpu_class = R"(
 apiVersion: resource.k8s.io/v1
 kind: DeviceClass
 metadata: {name: gpu.example.com}
@@ -75,7 +75,7 @@ TEST_CASE("the dra category is declared, on by default, and judges pods", "[dra]
 
 TEST_CASE("a claim not created yet or missing counts without a scheduler message", "[dra][problems]") {
   fixture_cluster cluster(at("2026-11-29T12:00:00Z"));
-  cluster.load_yaml(std::string(device_class) + unallocated_claim +
+  cluster.load_yaml(std::string(example_gpu_class) + unallocated_claim +
                     pod("uncreated", "{name: gpu, resourceClaimTemplateName: gpu-template}", "") +
                     pod("missing", "{name: gpu, resourceClaimName: nowhere}", "") +
                     pod("fresh", "{name: gpu, resourceClaimTemplateName: gpu-template}", "", "2026-11-29T11:58:00Z"));
@@ -104,7 +104,7 @@ TEST_CASE("a claim not created yet or missing counts without a scheduler message
 
 TEST_CASE("an unallocated claim counts only when the scheduler names a DRA reason", "[dra][problems]") {
   fixture_cluster cluster(at("2026-11-29T12:00:00Z"));
-  cluster.load_yaml(std::string(device_class) + unallocated_claim +
+  cluster.load_yaml(std::string(example_gpu_class) + unallocated_claim +
                     pod("dra-reason", "{name: gpu, resourceClaimName: gpu}",
                         unschedulable("0/2 nodes are available: 1 cannot allocate all claims, 1 Insufficient cpu.")) +
                     pod("cpu-only", "{name: gpu, resourceClaimName: gpu}",
@@ -136,7 +136,7 @@ TEST_CASE("gated, scheduled, deleting pods and clusters without a Device Class a
   // No Device Class anywhere: nothing is judged.
   CHECK(findings(cluster, "judged").empty());
 
-  cluster.load_yaml(std::string(device_class) +
+  cluster.load_yaml(std::string(example_gpu_class) +
                     "apiVersion: v1\nkind: Pod\nmetadata: {name: leaving, namespace: ml, deletionTimestamp: "
                     "\"2026-11-29T11:59:00Z\"}\nspec:\n  containers: [{name: c, image: x}]\n  resourceClaims: "
                     "[{name: gpu, resourceClaimTemplateName: t}]\nstatus: {phase: Pending}\n");

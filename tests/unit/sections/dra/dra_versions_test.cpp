@@ -4,8 +4,8 @@
 
 #include "sections/dra/dra_section.hpp"
 #include "support/fixtures.hpp"
-#include "support/upstream_files.hpp"
 #include "support/section_views.hpp"
+#include "support/upstream_files.hpp"
 
 using namespace sextant;
 using sextant::testing::fixture_cluster;

@@ -98,7 +98,7 @@ spec: {entrypoint: python x.py}
   return yaml;
 }
 
-fixture_cluster loaded(bool complete = true) {
+fixture_cluster logs_cluster(bool complete = true) {
   fixture_cluster cluster(testing::at("2026-11-29T12:00:00Z"));
   cluster.load_yaml(objects());
   if (complete) {
@@ -120,7 +120,7 @@ stream_answer job_logs(const fixture_cluster& cluster, const std::string& name,
 }  // namespace
 
 TEST_CASE("head logs: the head pod's Ray container, shown as it is", "[kuberay][logs]") {
-  fixture_cluster cluster = loaded();
+  fixture_cluster cluster = logs_cluster();
   stream_answer answer = cluster_logs(cluster, "big", {{"role", "head"}, {"follow", "true"}, {"tailLines", "5"}});
   REQUIRE(answer.status == 200);
   REQUIRE(answer.logs.sources.size() == 1);
@@ -134,7 +134,7 @@ TEST_CASE("head logs: the head pod's Ray container, shown as it is", "[kuberay][
 }
 
 TEST_CASE("worker logs: the first 20 workers by name, merged with prefixes, the other 3 named", "[kuberay][logs]") {
-  fixture_cluster cluster = loaded();
+  fixture_cluster cluster = logs_cluster();
   stream_answer answer = cluster_logs(cluster, "big", {{"role", "workers"}});
   REQUIRE(answer.status == 200);
   REQUIRE(answer.logs.sources.size() == 20);
@@ -151,7 +151,7 @@ TEST_CASE("worker logs: the first 20 workers by name, merged with prefixes, the 
 }
 
 TEST_CASE("submitter logs: the submitter Job's pods, the head pod's sidecar, none over HTTP", "[kuberay][logs]") {
-  fixture_cluster cluster = loaded();
+  fixture_cluster cluster = logs_cluster();
   stream_answer k8s = job_logs(cluster, "train", {{"role", "submitter"}});
   REQUIRE(k8s.status == 200);
   REQUIRE(k8s.logs.sources.size() == 2);
@@ -176,7 +176,7 @@ TEST_CASE("submitter logs: the submitter Job's pods, the head pod's sidecar, non
 }
 
 TEST_CASE("logs errors: the role, the object, the pods, the parameters", "[kuberay][logs]") {
-  fixture_cluster cluster = loaded();
+  fixture_cluster cluster = logs_cluster();
   CHECK(cluster_logs(cluster, "big", {}).status == 400);
   CHECK(cluster_logs(cluster, "big", {{"role", "submitter"}}).status == 400);
   CHECK(job_logs(cluster, "train", {{"role", "head"}}).status == 400);
@@ -192,7 +192,7 @@ TEST_CASE("logs errors: the role, the object, the pods, the parameters", "[kuber
   CHECK(cluster_logs(cluster, "headless", {{"role", "workers"}}).status == 404);
 
   // Pods not read yet: no pod in the cache does not mean there is none.
-  fixture_cluster unsynced = loaded(false);
+  fixture_cluster unsynced = logs_cluster(false);
   stream_answer cannot_tell = cluster_logs(unsynced, "headless", {{"role", "head"}});
   CHECK(cannot_tell.status == 503);
   CHECK(cannot_tell.reason == "Unavailable");

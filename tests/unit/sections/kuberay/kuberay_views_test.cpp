@@ -12,7 +12,7 @@ using sextant::testing::fixture_cluster;
 
 namespace {
 
-fixture_cluster loaded() {
+fixture_cluster fixture_objects_loaded() {
   fixture_cluster cluster(at("2026-11-29T12:00:00Z"));
   for (const char* file : {"rayclusters.yaml", "rayjobs.yaml", "rayservices.yaml"}) {
     cluster.load_file(testing::fixtures_dir() / "kuberay" / file);
@@ -32,7 +32,7 @@ bool links_to(const json& view, const std::string& rel, const std::string& name)
 }  // namespace
 
 TEST_CASE("Ray Cluster states, with conditions and with the older status.state", "[kuberay]") {
-  fixture_cluster cluster = loaded();
+  fixture_cluster cluster = fixture_objects_loaded();
   const kind_key& k = kuberay::raycluster_kind;
   CHECK(label(cluster, k, "ready") == "Ready");
   CHECK(label(cluster, k, "provisioning") == "Provisioning");
@@ -52,7 +52,7 @@ TEST_CASE("Ray Cluster states, with conditions and with the older status.state",
 }
 
 TEST_CASE("Ray Cluster details: pods, ready counts per group, autoscaling range, links", "[kuberay]") {
-  fixture_cluster cluster = loaded();
+  fixture_cluster cluster = fixture_objects_loaded();
   json view = testing::view_of(cluster, kuberay::raycluster_kind, "ml", "ready");
   const json& groups = view["workerGroups"];
   REQUIRE(groups.size() == 2);
@@ -74,7 +74,7 @@ TEST_CASE("Ray Cluster details: pods, ready counts per group, autoscaling range,
 }
 
 TEST_CASE("Ray Job states: a failed attempt that will be retried is Retrying", "[kuberay]") {
-  fixture_cluster cluster = loaded();
+  fixture_cluster cluster = fixture_objects_loaded();
   const kind_key& k = kuberay::rayjob_kind;
   CHECK(label(cluster, k, "new") == "Pending");
   CHECK(label(cluster, k, "initializing") == "Pending");
@@ -93,7 +93,7 @@ TEST_CASE("Ray Job states: a failed attempt that will be retried is Retrying", "
 }
 
 TEST_CASE("Ray Job details: attempts against the limit, masked entrypoint, no runtime env, links", "[kuberay]") {
-  fixture_cluster cluster = loaded();
+  fixture_cluster cluster = fixture_objects_loaded();
   json running = testing::view_of(cluster, kuberay::rayjob_kind, "ml", "running");
   std::string text = running.dump();
   CHECK(text.find("hf_jobsecret") == std::string::npos);
@@ -117,7 +117,7 @@ TEST_CASE("Ray Job details: attempts against the limit, masked entrypoint, no ru
 }
 
 TEST_CASE("Ray Service states, with conditions and with the older serviceStatus", "[kuberay]") {
-  fixture_cluster cluster = loaded();
+  fixture_cluster cluster = fixture_objects_loaded();
   const kind_key& k = kuberay::rayservice_kind;
   CHECK(label(cluster, k, "ready") == "Ready");
   CHECK(label(cluster, k, "initializing") == "Not ready");
@@ -142,7 +142,7 @@ TEST_CASE("Ray Service states, with conditions and with the older serviceStatus"
 }
 
 TEST_CASE("Ray Service details: Serve apps, masked Serve config, the active cluster serving, links", "[kuberay]") {
-  fixture_cluster cluster = loaded();
+  fixture_cluster cluster = fixture_objects_loaded();
   json ready = testing::view_of(cluster, kuberay::rayservice_kind, "ml", "ready");
   std::string text = ready.dump();
   for (const char* secret : {"envsecret", "argsecret", "urlsecret", "AKIAKEY", "MODEL_ID: llama"}) {

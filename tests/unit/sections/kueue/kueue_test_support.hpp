@@ -11,6 +11,10 @@
 
 namespace sextant::kueue::testing {
 
+inline const std::string v1beta2 = "kueue.x-k8s.io/v1beta2";
+// The moment the tests' conditions were written; the clock is set from it.
+inline const std::string t0 = "2026-11-29T10:00:00Z";
+
 // A fixture's status as a whole object: the first document's `status` (a conditions list when
 // it lists them directly under status) under the given identity.
 json excerpt_object(const std::string& relative, const std::string& api_version, const std::string& kind,

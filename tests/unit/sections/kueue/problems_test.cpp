@@ -15,8 +15,6 @@ using sextant::testing::fixture_cluster;
 
 namespace {
 
-const std::string v1beta2 = "kueue.x-k8s.io/v1beta2";
-
 std::vector<problem> evaluate(fixture_cluster& cluster, bool workloads_on, const std::string& when) {
   section s = make_section();
   problem_engine engine(s.categories, s.rules);
@@ -45,7 +43,7 @@ const problem* find_problem(const std::vector<problem>& problems, const std::str
   return nullptr;
 }
 
-const char* queues_yaml = R"(
+const char* queues_in_every_state = R"(
 apiVersion: kueue.x-k8s.io/v1beta2
 kind: ClusterQueue
 metadata: {name: no-flavor}
@@ -122,7 +120,7 @@ TEST_CASE("the Kueue categories: queues on by default, Workloads off", "[kueue][
 TEST_CASE("an inactive Cluster Queue and a Local Queue without its Cluster Queue, after 2 minutes",
           "[kueue][problems]") {
   fixture_cluster cluster;
-  cluster.load_yaml(queues_yaml);
+  cluster.load_yaml(queues_in_every_state);
   auto early = evaluate(cluster, false, "2026-11-29T10:01:59Z");
   CHECK(early.empty());
   auto later = evaluate(cluster, false, "2026-11-29T10:02:00Z");
@@ -156,8 +154,7 @@ TEST_CASE("an inactive Cluster Queue and a Local Queue without its Cluster Queue
 TEST_CASE("Workload problems: quota 30 min, inadmissible 5 min, 3 evictions, Kueue's deactivation",
           "[kueue][problems]") {
   fixture_cluster cluster;
-  cluster.load_yaml(queues_yaml);
-  const std::string t0 = "2026-11-29T10:00:00Z";
+  cluster.load_yaml(queues_in_every_state);
   json evicted_stats = {{"schedulingStats",
                          {{"evictions",
                            {{{"reason", "Preempted"}, {"underlyingCause", ""}, {"count", 2}},
@@ -273,8 +270,7 @@ status:
 
 TEST_CASE("waiting for quota is a problem only for a wait about quota", "[kueue][problems]") {
   fixture_cluster cluster;
-  cluster.load_yaml(queues_yaml);
-  const std::string t0 = "2026-11-29T10:00:00Z";
+  cluster.load_yaml(queues_in_every_state);
   load(cluster,
        {workload(v1beta2, "ml", "checks-failed", "ok",
                  {condition("QuotaReserved", "False", "Pending", "The workload has failed admission checks", t0)}),

@@ -13,9 +13,6 @@ using sextant::testing::upstream_documents;
 
 namespace {
 
-const std::string v1beta2 = "kueue.x-k8s.io/v1beta2";
-const std::string t0 = "2026-11-29T10:00:00Z";
-
 // One job of each kind Kueue runs (tests/fixtures/kueue/queued-jobs.yaml), with the identity a
 // cluster would give it.
 struct job_sample {

@@ -10,10 +10,8 @@ using sextant::testing::fixture_cluster;
 
 namespace {
 
-const std::string t0 = "2026-11-29T10:00:00Z";
-
 // Queues in every state a Workload can be held up by, from the ClusterQueue and LocalQueue CRDs.
-const char* queues_yaml = R"(
+const char* queues_holding_workloads = R"(
 apiVersion: kueue.x-k8s.io/v1beta2
 kind: ClusterQueue
 metadata: {name: stopped-cq}
@@ -124,7 +122,7 @@ object_state state_of(fixture_cluster& cluster, const std::string& name) {
 
 TEST_CASE("a Workload held up by its queue is told through the queue", "[kueue][workloads][queues]") {
   fixture_cluster cluster;
-  cluster.load_yaml(queues_yaml);
+  cluster.load_yaml(queues_holding_workloads);
 
   // A stop is not the Workload's fault: Pending, told through the queue, whatever reason Kueue wrote.
   json stopped = blocked_by(cluster, "a", "to-stopped", "Inadmissible", "ClusterQueue stopped-cq is inactive");
@@ -195,7 +193,7 @@ TEST_CASE("a Workload held up by its queue is told through the queue", "[kueue][
 
 TEST_CASE("a Cluster Queue in a Cohort cycle is Inactive, on its page and its Cohort's", "[kueue][queues][cohorts]") {
   fixture_cluster cluster;
-  cluster.load_yaml(queues_yaml);
+  cluster.load_yaml(queues_holding_workloads);
   view_context context = cluster.context();
   object_state state = cluster_queue_state(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "cycling-cq"), context);
   CHECK(state.label == "Inactive");
@@ -215,7 +213,7 @@ TEST_CASE("a Cluster Queue in a Cohort cycle is Inactive, on its page and its Co
 
 TEST_CASE("a Local Queue's details say whether its Cluster Queue exists", "[kueue][queues]") {
   fixture_cluster cluster;
-  cluster.load_yaml(queues_yaml);
+  cluster.load_yaml(queues_holding_workloads);
   details_view view;
   local_queue_details(*cluster.get("kueue.x-k8s.io", "LocalQueue", "ml", "to-nowhere"), cluster.context(), view, {});
   CHECK(view.blocks["clusterQueue"]["exists"] == false);

@@ -12,8 +12,6 @@ using sextant::testing::fixture_cluster;
 
 namespace {
 
-const std::string v1beta2 = "kueue.x-k8s.io/v1beta2";
-
 json local_queue(const std::string& namespace_, const std::string& name, const std::string& cluster_queue) {
   return json{
       {"apiVersion", v1beta2},

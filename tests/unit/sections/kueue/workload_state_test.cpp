@@ -12,8 +12,6 @@ using sextant::testing::fixture_cluster;
 namespace {
 
 const std::string v1beta1 = "kueue.x-k8s.io/v1beta1";
-const std::string v1beta2 = "kueue.x-k8s.io/v1beta2";
-const std::string t0 = "2026-11-29T10:00:00Z";
 
 object_state state_of(fixture_cluster& cluster, const json& object) {
   load(cluster, {object});
