@@ -113,33 +113,44 @@ void run(const char* label, const std::string& body, const char* api_version, co
     items = list.value->items.size();
     best = std::min(best, seconds);
   }
-  // Memory: what the store holds per object once the list is decoded, cached and the body freed.
+  // Memory: what the store holds per object once the list is decoded, cached and the body freed,
+  // and where it goes: the packed bodies, the rest of each object (its record and identity
+  // strings, as cached_object::held_bytes counts them), and the store's maps and indexes with the
+  // allocator's own overhead (the remainder).
   std::size_t before = heap_in_use();
   std::size_t body_bytes = 0;
+  std::size_t object_bytes = 0;
   {
     sextant::object_store store;
+    std::vector<sextant::object_ptr> objects;
     {
       auto list = decoder.decode_list(body, api_version, item_kind);
       if (!list.ok() || list.value->items.empty()) {
         std::printf("%s: nothing decoded: %s\n", label, list.error.c_str());
         return;
       }
-      std::vector<sextant::object_ptr> objects;
       for (sextant::packed_body& item : list.value->items) {
         body_bytes += item.size();
         objects.push_back(sextant::make_object(std::move(item), {}, nullptr));
+        object_bytes += objects.back()->held_bytes();
       }
-      const sextant::kind_key type = objects.front()->type;
-      store.replace_all(type, std::move(objects));
     }
+    const std::size_t objects_alone = heap_in_use() - before;
+    const sextant::kind_key type = objects.front()->type;
+    store.replace_all(type, std::move(objects));
     std::size_t held = heap_in_use() - before;
+    const auto per_item = [items](std::size_t bytes) {
+      return static_cast<double>(bytes) / static_cast<double>(items);
+    };
     std::printf(
         "%-10s %6zu items  %7.1f MB  decode %7.1f ms  %8.0f MB/s  %6.2f us/item  cached %7.0f bytes/object (%.3fx "
-        "text), of which packed body %5.0f\n",
+        "text): packed body %5.0f, rest of the object %4.0f, its allocations' overhead %4.0f, store maps and "
+        "indexes %4.0f\n",
         label, items, static_cast<double>(body.size()) / 1e6, best * 1e3, static_cast<double>(body.size()) / 1e6 / best,
-        best * 1e6 / static_cast<double>(items), static_cast<double>(held) / static_cast<double>(items),
-        static_cast<double>(held) / static_cast<double>(body.size()),
-        static_cast<double>(body_bytes) / static_cast<double>(items));
+        best * 1e6 / static_cast<double>(items), per_item(held),
+        static_cast<double>(held) / static_cast<double>(body.size()), per_item(body_bytes),
+        per_item(object_bytes - body_bytes), per_item(objects_alone) - per_item(object_bytes),
+        per_item(held - objects_alone));
   }
 }
 
