@@ -5,7 +5,10 @@ each object's status through its status subresource, as the controllers would.
     load.py CLUSTER_DIR CLUSTER_ENV
 
 The server writes managedFields itself (one entry per manager and subresource). Objects the
-server refuses are counted and the first few reasons printed; the run goes on.
+server refuses are counted and the first few reasons printed; the run goes on, and exits 1 at
+the end if any were refused (run.sh then does not mark the etcd data as loaded). Fields the
+CRD schema drops (the server's "unknown field" warnings) are counted and shown the same way:
+they mean the generator writes what the real kind does not have.
 """
 import concurrent.futures
 import http.client
@@ -26,6 +29,14 @@ PATHS = [  # file, collection path (NS filled per object), has status
     ("resourceclaims.json", "/apis/resource.k8s.io/v1/namespaces/{ns}/resourceclaims", True),
     ("workloads.json", "/apis/kueue.x-k8s.io/v1beta2/namespaces/{ns}/workloads", True),
     ("pods.json", "/api/v1/namespaces/{ns}/pods", True),
+    ("jobsets.json", "/apis/jobset.x-k8s.io/v1alpha2/namespaces/{ns}/jobsets", True),
+    ("rayclusters.json", "/apis/ray.io/v1/namespaces/{ns}/rayclusters", True),
+    ("rayjobs.json", "/apis/ray.io/v1/namespaces/{ns}/rayjobs", True),
+    ("rayservices.json", "/apis/ray.io/v1/namespaces/{ns}/rayservices", True),
+    ("clusterservingruntimes.json", "/apis/serving.kserve.io/v1alpha1/clusterservingruntimes", False),
+    ("servingruntimes.json", "/apis/serving.kserve.io/v1alpha1/namespaces/{ns}/servingruntimes", False),
+    ("inferenceservices.json", "/apis/serving.kserve.io/v1beta1/namespaces/{ns}/inferenceservices", True),
+    ("clusterpolicies.json", "/apis/nvidia.com/v1/clusterpolicies", True),
 ]
 
 
@@ -36,7 +47,7 @@ def main():
     token = open(env["ADMIN_TOKEN_FILE"]).read().strip()
     context = ssl.create_default_context(cafile=env["CA_CRT"])
     local = threading.local()
-    errors = {"count": 0, "shown": 0}
+    errors = {"count": 0, "shown": 0, "warned": 0, "warnings_shown": 0}
     lock = threading.Lock()
 
     def request(method, path, body):
@@ -49,10 +60,19 @@ def main():
                 local.conn.request(method, path + "?fieldManager=bench-controller", data, headers)
                 response = local.conn.getresponse()
                 text = response.read()
+                if response.getheader("Warning"):
+                    warn(method, path, response.getheader("Warning"))
                 return response.status, text
             except (http.client.HTTPException, OSError):
                 local.conn = http.client.HTTPSConnection(host, int(port), context=context, timeout=60)
         return 0, b"connection failed"
+
+    def warn(method, path, text):
+        with lock:
+            errors["warned"] += 1
+            if errors["warnings_shown"] < 5:
+                errors["warnings_shown"] += 1
+                print(f"  warning on {method} {path}: {text[:300]}", file=sys.stderr)
 
     def fail(what, status, text):
         with lock:
@@ -91,7 +111,9 @@ def main():
             list(pool.map(lambda item: create(collection, has_status, api_version, kind, item), items, chunksize=64))
             total += len(items)
             print(f"  {kind}: {len(items)} ({time.time() - started:.0f} s)", file=sys.stderr)
-    print(f"loaded {total} objects in {time.time() - started:.0f} s, {errors['count']} refused", file=sys.stderr)
+    print(f"loaded {total} objects in {time.time() - started:.0f} s, {errors['count']} refused, "
+          f"{errors['warned']} answers with warnings", file=sys.stderr)
+    sys.exit(1 if errors["count"] else 0)
 
 
 if __name__ == "__main__":
