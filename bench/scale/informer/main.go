@@ -1,6 +1,7 @@
 // The Go reference of bench/scale/run.sh: what a dashboard backend built on client-go pays to
-// hold the same objects. Shared informers (typed for core and DRA kinds, dynamic for Kueue's
-// CRDs, as such a backend would), synced, then the process's RSS after a GC.
+// hold the same objects. Shared informers (typed for core and DRA kinds, dynamic for the CRDs of
+// Kueue, JobSet, KubeRay, KServe and the GPU Operator, as such a backend would), synced, then the
+// process's RSS after a GC.
 //
 //	informer -kubeconfig FILE
 //
@@ -57,8 +58,20 @@ func main() {
 		typed.Resource().V1().ResourceClaims().Informer(),
 	}
 	dyn := dynamicinformer.NewDynamicSharedInformerFactory(dynamic.NewForConfigOrDie(config), 0)
-	for _, resource := range []string{"workloads", "clusterqueues", "localqueues", "resourceflavors"} {
-		gvr := schema.GroupVersionResource{Group: "kueue.x-k8s.io", Version: "v1beta2", Resource: resource}
+	for _, gvr := range []schema.GroupVersionResource{
+		{Group: "kueue.x-k8s.io", Version: "v1beta2", Resource: "workloads"},
+		{Group: "kueue.x-k8s.io", Version: "v1beta2", Resource: "clusterqueues"},
+		{Group: "kueue.x-k8s.io", Version: "v1beta2", Resource: "localqueues"},
+		{Group: "kueue.x-k8s.io", Version: "v1beta2", Resource: "resourceflavors"},
+		{Group: "jobset.x-k8s.io", Version: "v1alpha2", Resource: "jobsets"},
+		{Group: "ray.io", Version: "v1", Resource: "rayclusters"},
+		{Group: "ray.io", Version: "v1", Resource: "rayjobs"},
+		{Group: "ray.io", Version: "v1", Resource: "rayservices"},
+		{Group: "serving.kserve.io", Version: "v1beta1", Resource: "inferenceservices"},
+		{Group: "serving.kserve.io", Version: "v1alpha1", Resource: "servingruntimes"},
+		{Group: "serving.kserve.io", Version: "v1alpha1", Resource: "clusterservingruntimes"},
+		{Group: "nvidia.com", Version: "v1", Resource: "clusterpolicies"},
+	} {
 		stores = append(stores, dyn.ForResource(gvr).Informer())
 	}
 	stop := make(chan struct{})
