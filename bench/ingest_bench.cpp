@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -154,16 +155,52 @@ void run(const char* label, const std::string& body, const char* api_version, co
   }
 }
 
+std::optional<std::string> read_file(const char* path) {
+  std::FILE* file = std::fopen(path, "rb");
+  if (file == nullptr) {
+    return std::nullopt;
+  }
+  std::string text;
+  char buffer[1 << 16];
+  for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, file)) > 0;) {
+    text.append(buffer, got);
+  }
+  std::fclose(file);
+  return text;
+}
+
 }  // namespace
 
-int main() {
+// With no arguments: the generated Workload and Pod lists below. With list files (such as
+// bench/scale/gen_cluster.py writes: 36-character uids, owners, the server's managedFields):
+// each file's kind, through the same decode and profiles as the daemon's.
+int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   const sextant::section_catalog catalog(sextant::all_sections());
   const sextant::ingest_profiles profiles = catalog.profiles();
+  std::printf("sextantd ingest benchmark: simdjson On-Demand into the cache (best of 5)\n");
+  if (argc > 1) {
+    for (int i = 1; i < argc; ++i) {
+      const std::optional<std::string> read = read_file(argv[i]);
+      if (!read) {
+        std::printf("%s: cannot be read\n", argv[i]);
+        return 1;
+      }
+      const std::string& text = *read;
+      sextant::json_decoder decoder(profiles);
+      auto head = decoder.peek_head(text);
+      if (!head || head->kind.size() <= 4 || !head->kind.ends_with("List")) {
+        std::printf("%s: not a typed list\n", argv[i]);
+        return 1;
+      }
+      const std::string item_kind = head->kind.substr(0, head->kind.size() - 4);
+      run(item_kind.c_str(), text, head->api_version.c_str(), item_kind.c_str(), profiles);
+    }
+    return 0;
+  }
   const sextant::ingest_profiles keep_all;  // no profile: everything but managedFields
   const std::string workloads = make_list("kueue.x-k8s.io/v1beta2", "WorkloadList", 5000, workload);
   const std::string pods = make_list("v1", "PodList", 10000, pod);
-  std::printf("sextantd ingest benchmark: simdjson On-Demand into the cache (best of 5)\n");
   run("Workload", workloads, "kueue.x-k8s.io/v1beta2", "Workload", profiles);
   run("Pod", pods, "v1", "Pod", profiles);
   run("Workload*", workloads, "kueue.x-k8s.io/v1beta2", "Workload", keep_all);

@@ -64,17 +64,17 @@ bool section_catalog::served(const section& s, const resource_def& r, const serv
   return served.serves(r.type) && (r.type.group == s.group || listed(s, served));
 }
 
-std::optional<std::string> section_catalog::path_for(const kind_key& type, const std::string& namespace_,
-                                                     const std::string& name, const served_kinds& served) const {
+std::optional<std::string> section_catalog::path_for(const kind_key& type, std::string_view namespace_,
+                                                     std::string_view name, const served_kinds& served) const {
   resource_match match = resource_for_kind(type);
   if (match.resource == nullptr || !this->served(*match.owner, *match.resource, served)) {
     return std::nullopt;
   }
   std::string path = "/api/v1/" + match.owner->id + "/" + match.resource->id + "/";
   if (match.resource->namespaced && !namespace_.empty()) {
-    path += namespace_ + "/";
+    path.append(namespace_).append("/");
   }
-  return path + name;
+  return path.append(name);
 }
 
 std::string section_catalog::version_for(const kind_key& type, const served_kinds& served) const {
@@ -141,7 +141,7 @@ view_context section_catalog::context(const object_store& store, const served_ki
   return view_context{store,
                       served,
                       now,
-                      [this, &served](const kind_key& type, const std::string& namespace_, const std::string& name) {
+                      [this, &served](const kind_key& type, std::string_view namespace_, std::string_view name) {
                         return path_for(type, namespace_, name, served);
                       },
                       [this, &served](const kind_key& type) { return version_for(type, served); },

@@ -33,7 +33,7 @@ class section_catalog {
   bool served(const section& s, const resource_def& r, const served_kinds& served) const;
 
   // "/api/v1/kueue/workloads/team-a/w1", or nullopt when no served resource shows the kind.
-  std::optional<std::string> path_for(const kind_key& type, const std::string& namespace_, const std::string& name,
+  std::optional<std::string> path_for(const kind_key& type, std::string_view namespace_, std::string_view name,
                                       const served_kinds& served) const;
 
   // The version the daemon reads a kind in: its section's preference among the versions the

@@ -25,9 +25,9 @@ std::size_t copy_string(std::string_view text, std::size_t i, std::string& out) 
 
 }  // namespace
 
-json join_marked_path(const kind_key& type, const std::string& namespace_, const json& path) {
+json join_marked_path(const kind_key& type, std::string_view namespace_, const json& path) {
   std::string marked(1, mark_lead);
-  marked += "J" + type.group + "|" + type.kind + "|" + namespace_ + "|";
+  marked.append("J").append(type.group).append("|").append(type.kind).append("|").append(namespace_).append("|");
   if (path.is_string()) {
     marked += "S" + path.get<std::string>();
   } else {

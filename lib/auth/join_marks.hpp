@@ -29,7 +29,7 @@ struct join_span {
 };
 
 // A path (a string, or null) marked as the path of an object of `type` in `namespace_`.
-json join_marked_path(const kind_key& type, const std::string& namespace_, const json& path);
+json join_marked_path(const kind_key& type, std::string_view namespace_, const json& path);
 
 struct stripped_view {
   std::string text;

@@ -181,8 +181,9 @@ void problem_engine::judge(pass& p, std::size_t rule_index, const cached_object&
       if (found.shown_for && (!p.next_due || since + *found.shown_for < *p.next_due)) {
         p.next_due = since + *found.shown_for;  // wake up to take it off the list
       }
-      p.now_current.push_back(problem{rule.category, object.type, object.api_version, object.namespace_, object.name,
-                                      object.uid, found.id, since, std::move(found.message),
+      p.now_current.push_back(problem{rule.category, object.type, std::string(object.api_version),
+                                      std::string(object.namespace_), std::string(object.name), std::string(object.uid),
+                                      found.id, since, std::move(found.message),
                                       context.path_json(object.type, object.namespace_, object.name)});
     } else if (!p.next_due || due < *p.next_due) {
       p.next_due = due;
@@ -219,8 +220,8 @@ std::vector<problem> problem_engine::current(const std::optional<std::string>& c
   return out;
 }
 
-std::vector<problem> problem_engine::for_object(const kind_key& type, const std::string& namespace_,
-                                                const std::string& name) const {
+std::vector<problem> problem_engine::for_object(const kind_key& type, std::string_view namespace_,
+                                                std::string_view name) const {
   std::vector<problem> out;
   for (const problem& p : current_) {
     if (p.type == type && p.namespace_ == namespace_ && p.name == name) {

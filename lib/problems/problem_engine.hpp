@@ -74,7 +74,7 @@ class problem_engine {
 
   // Current problems, ordered by category, namespace, name; `category` narrows.
   std::vector<problem> current(const std::optional<std::string>& category = std::nullopt) const;
-  std::vector<problem> for_object(const kind_key& type, const std::string& namespace_, const std::string& name) const;
+  std::vector<problem> for_object(const kind_key& type, std::string_view namespace_, std::string_view name) const;
   std::size_t evaluations() const { return evaluations_; }
   // A category that is off is never evaluated; one just turned on is not until the next evaluation.
   category_status status(const std::string& category) const;

@@ -5,7 +5,7 @@
 
 namespace sextant {
 
-json view_context::path_json(const kind_key& type, const std::string& namespace_, const std::string& name,
+json view_context::path_json(const kind_key& type, std::string_view namespace_, std::string_view name,
                              bool joined) const {
   json path = path_for ? or_null(path_for(type, namespace_, name)) : json(nullptr);
   return mark_joins && joined ? join_marked_path(type, namespace_, path) : path;
@@ -48,8 +48,8 @@ const polled_document_entry* view_context::document(const document_key& key) con
   return documents->find(key);
 }
 
-void details_view::link(const view_context& context, std::string rel, const std::string& api_version,
-                        const std::string& kind, const std::string& namespace_, const std::string& name) {
+void details_view::link(const view_context& context, std::string rel, std::string_view api_version,
+                        const std::string& kind, std::string_view namespace_, std::string_view name) {
   kind_key type{std::string(group_of(api_version)), kind};
   json entry = {{"rel", std::move(rel)}};
   entry.update(link_json(context, type, api_version, namespace_, name));

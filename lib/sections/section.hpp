@@ -36,8 +36,8 @@ struct details_view {
   json notes = json::array();
 
   // Adds a link; `path` is filled from the context (null for kinds the API does not serve).
-  void link(const view_context& context, std::string rel, const std::string& api_version, const std::string& kind,
-            const std::string& namespace_, const std::string& name);
+  void link(const view_context& context, std::string rel, std::string_view api_version, const std::string& kind,
+            std::string_view namespace_, std::string_view name);
   void link(const view_context& context, std::string rel, const cached_object& object);
   void note(std::string sentence) { notes.push_back(std::move(sentence)); }
 };

@@ -56,7 +56,7 @@ struct view_context {
   const served_kinds& served;
   view_clock now;
   // The API path of an object of a kind, or nullopt when no served resource shows that kind.
-  std::function<std::optional<std::string>(const kind_key&, const std::string& namespace_, const std::string& name)>
+  std::function<std::optional<std::string>(const kind_key&, std::string_view namespace_, std::string_view name)>
       path_for;
 
   // The version the daemon reads a kind in (the version its section prefers among those the
@@ -75,8 +75,7 @@ struct view_context {
 
   // The path as JSON: a string, or null. `joined`: the path names another object than the one
   // the view is of, so the JSON object holding it is that object's entry (see mark_joins).
-  json path_json(const kind_key& type, const std::string& namespace_, const std::string& name,
-                 bool joined = true) const;
+  json path_json(const kind_key& type, std::string_view namespace_, std::string_view name, bool joined = true) const;
   // The apiVersion a link to a kind names: "resource.k8s.io/v1", "v1".
   std::string api_version(const kind_key& type) const;
   // The newest read of a polled document, or null when there is none (yet). Asking makes the

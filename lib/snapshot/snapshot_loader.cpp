@@ -45,9 +45,9 @@ std::string without_dump_logs(const std::string& text) {
   return out;
 }
 
-bool numeric_newer(const std::string& a, const std::string& b) {
+bool numeric_newer(std::string_view a, std::string_view b) {
   // resourceVersions are opaque, but etcd's are integers: compare them as such when both are.
-  auto digits = [](const std::string& s) {
+  auto digits = [](std::string_view s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
   };
   if (!digits(a) || !digits(b)) {

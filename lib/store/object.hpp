@@ -24,23 +24,36 @@ struct kind_key {
 };
 
 struct cached_object {
+  cached_object() = default;
+  // A copy owns a copy of the body, and its identity views are rebound to it.
+  cached_object(const cached_object& other);
+  cached_object& operator=(const cached_object&) = delete;
+
   packed_body packed;
   kind_key type;
-  std::string api_version;
-  std::string namespace_;
-  std::string name;
-  std::string uid;
-  std::string resource_version;
+  // The identity fields are views into `packed`, which holds them anyway: a second copy of each
+  // string cost a Pod about a fifth of its cache (bench/ingest_bench). They live as long as the
+  // object does; copy one into a std::string to keep it longer.
+  std::string_view api_version;
+  std::string_view namespace_;
+  std::string_view name;
+  std::string_view uid;
+  std::string_view resource_version;
   // When this daemon first saw an object with this uid: the fallback `since` of problems.
   time_point first_seen;
 
-  // "namespace/name", or "name" for cluster-scoped objects: the key inside one kind.
   const packed_value& body() const { return packed.root(); }
-  std::string key() const { return namespace_.empty() ? name : namespace_ + "/" + name; }
-  // What this object holds: the record, its packed body and the identity strings too long to be
+  // "namespace/name", or "name" for cluster-scoped objects: the key inside one kind.
+  std::string key() const;
+  // What this object holds: the record, its packed body and the type's strings too long to be
   // kept inline. The store's indexes and the allocator's own overhead are not counted.
   std::size_t held_bytes() const;
 };
+
+// Orders objects of one kind as their keys ("namespace/name", or "name") sort, without building
+// the keys: the store's order, and the order pages continue in.
+bool key_less(std::string_view namespace_a, std::string_view name_a, std::string_view namespace_b,
+              std::string_view name_b);
 
 using object_ptr = std::shared_ptr<const cached_object>;
 

@@ -1,47 +1,52 @@
 #include "store/object_store.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace sextant {
 
-void object_store::index(kind_cache& cache, const object_ptr& object) {
-  const std::string key = object->key();
-  for (const packed_value& owner : array_or_empty(object->body(), {"metadata", "ownerReferences"})) {
-    if (auto uid = get_string(owner, {"uid"})) {
-      cache.keys_by_owner[*uid].insert(key);
+namespace {
+
+// Removes every entry of `index` at `value` that holds `object`.
+void erase_entries(std::unordered_multimap<std::string_view, object_ptr>& index, std::string_view value,
+                   const object_ptr& object) {
+  auto [it, end] = index.equal_range(value);
+  while (it != end) {
+    it = it->second == object ? index.erase(it) : std::next(it);
+  }
+}
+
+// The strings of an object its indexes file it under: its owners' uids, a label's value.
+template <typename Visit>
+void for_each_owner_uid(const cached_object& object, Visit visit) {
+  for (const packed_value& owner : array_or_empty(object.body(), {"metadata", "ownerReferences"})) {
+    if (const packed_value* uid = owner.member("uid"); uid != nullptr && uid->is_string()) {
+      visit(uid->string_view());
     }
   }
-  const json& labels = object_or_empty(object->body(), {"metadata", "labels"});
-  for (auto& [label_key, values] : cache.keys_by_label) {
-    auto it = labels.find(label_key);
-    if (it != labels.end() && it->is_string()) {
-      values[it->get<std::string>()].insert(key);
+}
+
+const packed_value* label_value(const cached_object& object, const std::string& label_key) {
+  const packed_value* value = find(object.body(), {"metadata", "labels", label_key});
+  return value != nullptr && value->is_string() ? value : nullptr;
+}
+
+}  // namespace
+
+void object_store::index(kind_cache& cache, const object_ptr& object) {
+  for_each_owner_uid(*object, [&](std::string_view uid) { cache.by_owner.emplace(uid, object); });
+  for (auto& [label_key, values] : cache.by_label) {
+    if (const packed_value* value = label_value(*object, label_key)) {
+      values.emplace(value->string_view(), object);
     }
   }
 }
 
 void object_store::unindex(kind_cache& cache, const object_ptr& object) {
-  const std::string key = object->key();
-  for (const packed_value& owner : array_or_empty(object->body(), {"metadata", "ownerReferences"})) {
-    if (auto owner_uid = get_string(owner, {"uid"})) {
-      auto it = cache.keys_by_owner.find(*owner_uid);
-      if (it != cache.keys_by_owner.end()) {
-        it->second.erase(key);
-        if (it->second.empty()) {
-          cache.keys_by_owner.erase(it);
-        }
-      }
-    }
-  }
-  const json& labels = object_or_empty(object->body(), {"metadata", "labels"});
-  for (auto& [label_key, values] : cache.keys_by_label) {
-    auto it = labels.find(label_key);
-    if (it != labels.end() && it->is_string()) {
-      auto value = values.find(it->get<std::string>());
-      if (value != values.end()) {
-        value->second.erase(key);
-        if (value->second.empty()) {
-          values.erase(value);
-        }
-      }
+  for_each_owner_uid(*object, [&](std::string_view uid) { erase_entries(cache.by_owner, uid, object); });
+  for (auto& [label_key, values] : cache.by_label) {
+    if (const packed_value* value = label_value(*object, label_key)) {
+      erase_entries(values, value->string_view(), object);
     }
   }
 }
@@ -54,36 +59,39 @@ void object_store::notify(change_type type, const object_ptr& object) {
 
 void object_store::upsert(object_ptr object) {
   kind_cache& cache = kinds_[object->type];
-  const std::string key = object->key();
-  auto it = cache.by_key.find(key);
+  auto it = cache.by_key.find(object_name{object->namespace_, object->name});
   change_type type = change_type::added;
   if (it != cache.by_key.end()) {
     type = change_type::modified;
-    if (it->second->uid == object->uid && it->second->first_seen < object->first_seen) {
+    const object_ptr& earlier = *it;
+    if (earlier->uid == object->uid && earlier->first_seen < object->first_seen) {
       auto kept = std::make_shared<cached_object>(*object);
-      kept->first_seen = it->second->first_seen;
+      kept->first_seen = earlier->first_seen;
       object = std::move(kept);
     }
-    unindex(cache, it->second);
-    it->second = object;
+    unindex(cache, earlier);
+    // The same place in the order: the node is reused, holding the new object.
+    auto node = cache.by_key.extract(it);
+    node.value() = object;
+    cache.by_key.insert(std::move(node));
   } else {
-    cache.by_key.emplace(key, object);
+    cache.by_key.insert(object);
   }
   index(cache, object);
   changed(object->type);
   notify(type, object);
 }
 
-bool object_store::remove(const kind_key& type, const std::string& namespace_, const std::string& name) {
+bool object_store::remove(const kind_key& type, std::string_view namespace_, std::string_view name) {
   auto cache = kinds_.find(type);
   if (cache == kinds_.end()) {
     return false;
   }
-  auto it = cache->second.by_key.find(namespace_.empty() ? name : namespace_ + "/" + name);
+  auto it = cache->second.by_key.find(object_name{namespace_, name});
   if (it == cache->second.by_key.end()) {
     return false;
   }
-  object_ptr gone = it->second;
+  object_ptr gone = *it;
   unindex(cache->second, gone);
   cache->second.by_key.erase(it);
   changed(type);
@@ -92,18 +100,16 @@ bool object_store::remove(const kind_key& type, const std::string& namespace_, c
 }
 
 void object_store::replace_all(const kind_key& type, std::vector<object_ptr> objects) {
-  std::set<std::string> fresh;
-  for (const object_ptr& object : objects) {
-    fresh.insert(object->key());
-  }
+  std::set<object_ptr, key_order> fresh(objects.begin(), objects.end());
   std::vector<object_ptr> stale;
   if (auto cache = kinds_.find(type); cache != kinds_.end()) {
-    for (const auto& [key, object] : cache->second.by_key) {
-      if (!fresh.contains(key)) {
+    for (const object_ptr& object : cache->second.by_key) {
+      if (!fresh.contains(object)) {
         stale.push_back(object);
       }
     }
   }
+  fresh.clear();
   for (const object_ptr& object : stale) {
     remove(type, object->namespace_, object->name);
   }
@@ -122,10 +128,7 @@ void object_store::forget(const kind_key& type) {
   if (cache == kinds_.end()) {
     return;
   }
-  std::vector<object_ptr> gone;
-  for (const auto& [key, object] : cache->second.by_key) {
-    gone.push_back(object);
-  }
+  std::vector<object_ptr> gone(cache->second.by_key.begin(), cache->second.by_key.end());
   kinds_.erase(cache);
   changed(type);
   for (const object_ptr& object : gone) {
@@ -133,34 +136,34 @@ void object_store::forget(const kind_key& type) {
   }
 }
 
-object_ptr object_store::get(const kind_key& type, const std::string& namespace_, const std::string& name) const {
+object_ptr object_store::get(const kind_key& type, std::string_view namespace_, std::string_view name) const {
   record(type);
   auto cache = kinds_.find(type);
   if (cache == kinds_.end()) {
     return nullptr;
   }
-  auto it = cache->second.by_key.find(namespace_.empty() ? name : namespace_ + "/" + name);
-  return it == cache->second.by_key.end() ? nullptr : it->second;
+  auto it = cache->second.by_key.find(object_name{namespace_, name});
+  return it == cache->second.by_key.end() ? nullptr : *it;
 }
 
-std::vector<object_ptr> object_store::list(const kind_key& type, const std::optional<std::string>& namespace_) const {
+std::vector<object_ptr> object_store::list(const kind_key& type, std::optional<std::string_view> namespace_) const {
   record(type);
-  std::vector<object_ptr> out;
   auto cache = kinds_.find(type);
   if (cache == kinds_.end()) {
-    return out;
+    return {};
   }
   const auto& by_key = cache->second.by_key;
   if (!namespace_) {
-    out.reserve(by_key.size());
-    for (const auto& [key, object] : by_key) {
-      out.push_back(object);
-    }
-    return out;
+    return {by_key.begin(), by_key.end()};
   }
-  const std::string prefix = *namespace_ + "/";
-  for (auto it = by_key.lower_bound(prefix); it != by_key.end() && it->first.starts_with(prefix); ++it) {
-    out.push_back(it->second);
+  std::vector<object_ptr> out;
+  if (namespace_->empty()) {
+    return out;  // no namespace's objects: cluster-scoped ones are not in any
+  }
+  // A namespace's objects sort together, from its "namespace/" on.
+  for (auto it = by_key.lower_bound(object_name{*namespace_, {}});
+       it != by_key.end() && (*it)->namespace_ == *namespace_; ++it) {
+    out.push_back(*it);
   }
   return out;
 }
@@ -177,62 +180,62 @@ std::size_t object_store::held_bytes(const kind_key& type) const {
     return 0;
   }
   std::size_t bytes = 0;
-  for (const auto& [key, object] : cache->second.by_key) {
+  for (const object_ptr& object : cache->second.by_key) {
     bytes += object->held_bytes();
   }
   return bytes;
 }
 
-std::vector<object_ptr> object_store::resolve(const kind_cache& cache, const std::set<std::string>& keys) const {
+std::vector<object_ptr> object_store::matches(const object_index& index, std::string_view value) {
   std::vector<object_ptr> out;
-  for (const std::string& key : keys) {
-    if (auto it = cache.by_key.find(key); it != cache.by_key.end()) {
-      out.push_back(it->second);
-    }
+  auto [begin, end] = index.equal_range(value);
+  for (auto it = begin; it != end; ++it) {
+    out.push_back(it->second);
   }
+  std::sort(out.begin(), out.end(), key_order{});
+  // An object that names the same owner twice is one object.
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
 std::vector<object_ptr> object_store::with_label(const kind_key& type, const std::string& key,
-                                                 const std::string& value) const {
+                                                 std::string_view value) const {
   record(type);
   auto cache = kinds_.find(type);
   if (cache == kinds_.end()) {
     return {};
   }
-  if (auto indexed = cache->second.keys_by_label.find(key); indexed != cache->second.keys_by_label.end()) {
-    auto keys = indexed->second.find(value);
-    return keys == indexed->second.end() ? std::vector<object_ptr>{} : resolve(cache->second, keys->second);
+  if (auto indexed = cache->second.by_label.find(key); indexed != cache->second.by_label.end()) {
+    return matches(indexed->second, value);
   }
   std::vector<object_ptr> out;
-  for (const auto& [object_key, object] : cache->second.by_key) {
-    if (auto label = get_string(object->body(), {"metadata", "labels", key}); label && *label == value) {
+  for (const object_ptr& object : cache->second.by_key) {
+    if (const packed_value* label = label_value(*object, key); label != nullptr && label->string_view() == value) {
       out.push_back(object);
     }
   }
   return out;
 }
 
-std::vector<object_ptr> object_store::owned_by(const kind_key& type, const std::string& owner_uid) const {
+std::vector<object_ptr> object_store::owned_by(const kind_key& type, std::string_view owner_uid) const {
   record(type);
   auto cache = kinds_.find(type);
   if (cache == kinds_.end()) {
     return {};
   }
-  auto keys = cache->second.keys_by_owner.find(owner_uid);
-  return keys == cache->second.keys_by_owner.end() ? std::vector<object_ptr>{} : resolve(cache->second, keys->second);
+  return matches(cache->second.by_owner, owner_uid);
 }
 
 void object_store::index_label(const kind_key& type, const std::string& label_key) {
   kind_cache& cache = kinds_[type];
-  if (cache.keys_by_label.contains(label_key)) {
+  if (cache.by_label.contains(label_key)) {
     return;
   }
   changed(type);
-  auto& values = cache.keys_by_label[label_key];
-  for (const auto& [key, object] : cache.by_key) {
-    if (auto label = get_string(object->body(), {"metadata", "labels", label_key})) {
-      values[*label].insert(key);
+  object_index& values = cache.by_label[label_key];
+  for (const object_ptr& object : cache.by_key) {
+    if (const packed_value* value = label_value(*object, label_key)) {
+      values.emplace(value->string_view(), object);
     }
   }
 }

@@ -44,23 +44,24 @@ class object_store {
   // Adds or replaces one object. Keeps `first_seen` of an earlier object with the same uid.
   void upsert(object_ptr object);
   // Removes one object; returns whether it was there.
-  bool remove(const kind_key& type, const std::string& namespace_, const std::string& name);
+  bool remove(const kind_key& type, std::string_view namespace_, std::string_view name);
   // Replaces every object of a kind at once (a relist): objects missing from `objects` are
   // deleted, the rest upserted. Listeners see the difference only.
   void replace_all(const kind_key& type, std::vector<object_ptr> objects);
   // Drops a kind entirely (its resource is no longer served).
   void forget(const kind_key& type);
 
-  object_ptr get(const kind_key& type, const std::string& namespace_, const std::string& name) const;
+  object_ptr get(const kind_key& type, std::string_view namespace_, std::string_view name) const;
   // Every object of a kind, ordered by namespace then name; `namespace_` narrows when set.
-  std::vector<object_ptr> list(const kind_key& type, const std::optional<std::string>& namespace_ = std::nullopt) const;
+  std::vector<object_ptr> list(const kind_key& type, std::optional<std::string_view> namespace_ = std::nullopt) const;
   std::size_t count(const kind_key& type) const;
   // The bytes a kind's objects hold (cached_object::held_bytes, summed); for /metrics and bench/.
   std::size_t held_bytes(const kind_key& type) const;
   // Objects of a kind carrying label `key` = `value` (indexed when declared, else scanned).
-  std::vector<object_ptr> with_label(const kind_key& type, const std::string& key, const std::string& value) const;
-  // Objects of a kind with an ownerReference to `owner_uid`.
-  std::vector<object_ptr> owned_by(const kind_key& type, const std::string& owner_uid) const;
+  // Ordered as `list` orders them.
+  std::vector<object_ptr> with_label(const kind_key& type, const std::string& key, std::string_view value) const;
+  // Objects of a kind with an ownerReference to `owner_uid`, ordered as `list` orders them.
+  std::vector<object_ptr> owned_by(const kind_key& type, std::string_view owner_uid) const;
 
   // Label keys worth an index for a kind (declared by sections before loading).
   void index_label(const kind_key& type, const std::string& label_key);
@@ -88,18 +89,37 @@ class object_store {
   void record_reads(view_reads* reads) const { recording_ = reads; }
 
  private:
+  // An object's place in its kind: views, so that no index holds a key string of its own. Every
+  // view points into an object that the same index holds, so it lives as long as its entry.
+  struct object_name {
+    std::string_view namespace_;
+    std::string_view name;
+  };
+  struct key_order {
+    using is_transparent = void;
+    bool operator()(const object_ptr& a, const object_ptr& b) const {
+      return key_less(a->namespace_, a->name, b->namespace_, b->name);
+    }
+    bool operator()(const object_ptr& a, const object_name& b) const {
+      return key_less(a->namespace_, a->name, b.namespace_, b.name);
+    }
+    bool operator()(const object_name& a, const object_ptr& b) const {
+      return key_less(a.namespace_, a.name, b->namespace_, b->name);
+    }
+  };
+  // A view of a string in an object's body (an owner's uid, a label's value) -> that object.
+  using object_index = std::unordered_multimap<std::string_view, object_ptr>;
   struct kind_cache {
-    std::map<std::string, object_ptr> by_key;
-    std::unordered_map<std::string, std::set<std::string>> keys_by_owner;
-    // label key -> label value -> object keys
-    std::map<std::string, std::unordered_map<std::string, std::set<std::string>>> keys_by_label;
+    std::set<object_ptr, key_order> by_key;
+    object_index by_owner;
+    std::map<std::string, object_index> by_label;  // label key -> its index
     list_completeness completeness;
   };
 
   void index(kind_cache& cache, const object_ptr& object);
   void unindex(kind_cache& cache, const object_ptr& object);
   void notify(change_type type, const object_ptr& object);
-  std::vector<object_ptr> resolve(const kind_cache& cache, const std::set<std::string>& keys) const;
+  static std::vector<object_ptr> matches(const object_index& index, std::string_view value);
 
   void changed(const kind_key& type) { generations_[type] = ++generation_; }
   void record(const kind_key& type) const;

@@ -217,6 +217,7 @@ class packed_body {
 
   const packed_value& root() const;
   std::size_t size() const { return size_; }  // bytes held
+  const std::uint8_t* data() const { return bytes_.get(); }
 
  private:
   std::unique_ptr<std::uint8_t[]> bytes_;

@@ -109,7 +109,7 @@ const Value& object_or_empty(const Value& root, std::initializer_list<path_step>
 }
 
 // A view field that is "as written or absent": the value, or null when it is empty or unset.
-inline json or_null(const std::string& text) {
+inline json or_null(std::string_view text) {
   return text.empty() ? json(nullptr) : json(text);
 }
 template <typename T>

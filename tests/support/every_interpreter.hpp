@@ -44,9 +44,9 @@ void guarded(const failure_sink& failed, const std::string& section, const std::
 inline std::vector<std::string> route_arguments(const resource_def& resource, const cached_object& object) {
   std::vector<std::string> rest{resource.id};
   if (resource.namespaced) {
-    rest.push_back(object.namespace_);
+    rest.emplace_back(object.namespace_);
   }
-  rest.push_back(object.name);
+  rest.emplace_back(object.name);
   return rest;
 }
 
@@ -107,8 +107,10 @@ inline void run_interpreters_on(const section_catalog& catalog, const cached_obj
         }
         for (const char* role : {"head", "workers", "submitter", ""}) {
           detail::guarded(failed, s.id, stream.resource, "stream", [&] {
-            (void)stream.open(stream_request{object.namespace_, object.name, {{"role", role}, {"tailLines", "10"}}},
-                              context);
+            (void)stream.open(
+                stream_request{
+                    std::string(object.namespace_), std::string(object.name), {{"role", role}, {"tailLines", "10"}}},
+                context);
           });
         }
       }

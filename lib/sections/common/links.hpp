@@ -5,6 +5,7 @@
 // kind's section prefers among those the cluster serves (view_context::api_version), so a link
 // never names a version other than the one watched.
 #include <string>
+#include <string_view>
 
 #include "sections/view_context.hpp"
 #include "store/object.hpp"
@@ -12,10 +13,10 @@
 namespace sextant {
 
 // {apiVersion, kind, namespace, name, path}: a details answer's link without its rel.
-json link_json(const view_context& context, const kind_key& type, const std::string& api_version,
-               const std::string& namespace_, const std::string& name);
+json link_json(const view_context& context, const kind_key& type, std::string_view api_version,
+               std::string_view namespace_, std::string_view name);
 json link_json(const view_context& context, const cached_object& object);
 // A link to an object by name: the cached one's version when it is there, else the version read.
-json link_to(const view_context& context, const kind_key& type, const std::string& namespace_, const std::string& name);
+json link_to(const view_context& context, const kind_key& type, std::string_view namespace_, std::string_view name);
 
 }  // namespace sextant

@@ -6,7 +6,7 @@ bool being_deleted(const packed_value& object) {
   return find(object, {"metadata", "deletionTimestamp"}) != nullptr;
 }
 
-bool owned_by_uid(const packed_value& object, const std::string& uid) {
+bool owned_by_uid(const packed_value& object, std::string_view uid) {
   for (const packed_value& owner : array_or_empty(object, {"metadata", "ownerReferences"})) {
     if (string_or(owner, {"uid"}) == uid) {
       return true;

@@ -8,7 +8,7 @@ namespace sextant {
 bool being_deleted(const packed_value& object);
 
 // Whether one of the object's ownerReferences has this uid.
-bool owned_by_uid(const packed_value& object, const std::string& uid);
+bool owned_by_uid(const packed_value& object, std::string_view uid);
 
 // A link (rel "owner") to each of metadata.ownerReferences, in the object's namespace.
 void link_owners(const cached_object& object, const view_context& context, details_view& view);

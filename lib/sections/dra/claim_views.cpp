@@ -65,7 +65,7 @@ consumer_kind kind_of(const claim_consumer& consumer, const view_context& contex
 }
 
 // true, false, or "cannot tell" when the consumer's kind is not cached in full.
-json consumer_exists(const consumer_kind& kind, const std::string& namespace_, const claim_consumer& consumer,
+json consumer_exists(const consumer_kind& kind, std::string_view namespace_, const claim_consumer& consumer,
                      const view_context& context) {
   if (!kind.known) {
     return std::string(cannot_tell);
@@ -328,8 +328,8 @@ object_state claim_state(const cached_object& claim, const view_context& context
   state.reason = "Unallocated";
   // The scheduler writes why on the pods, not on the claim: quote the pod it came from.
   if (auto waiting = scheduler_reason_for(pods_using(claim, context))) {
-    state.message = "Nothing is allocated yet. Pod " + waiting->pod->name + " waits for it: " + waiting->reason.text +
-                    " The scheduler says: \"" + waiting->message + "\"";
+    state.message = "Nothing is allocated yet. Pod " + std::string(waiting->pod->name) +
+                    " waits for it: " + waiting->reason.text + " The scheduler says: \"" + waiting->message + "\"";
     return state;
   }
   state.message = "Nothing is allocated yet: the scheduler allocates when a pod that uses the claim is scheduled.";

@@ -11,7 +11,7 @@ namespace {
 // At most this many claims and templates are listed as using a class.
 constexpr std::size_t users_shown = 100;
 
-json users_of(const kind_key& type, const std::string& device_class, const view_context& context, bool templates,
+json users_of(const kind_key& type, std::string_view device_class, const view_context& context, bool templates,
               details_view& view) {
   json out = json::array();
   std::size_t total = 0;
@@ -67,7 +67,7 @@ void device_class_details(const cached_object& device_class, const view_context&
   }
   view.blocks["config"] = std::move(config);
   // Since 1.34 every class backs an implicit extended resource, and may name an explicit one.
-  view.blocks["implicitExtendedResourceName"] = "deviceclass.resource.kubernetes.io/" + device_class.name;
+  view.blocks["implicitExtendedResourceName"] = "deviceclass.resource.kubernetes.io/" + std::string(device_class.name);
   view.blocks["usedByClaims"] = users_of(claim_kind, device_class.name, context, false, view);
   view.blocks["usedByTemplates"] = users_of(template_kind, device_class.name, context, true, view);
   if (any_selector) {

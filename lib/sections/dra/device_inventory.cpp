@@ -80,7 +80,8 @@ allocation_index::allocation_index(const view_context& context) {
   for (const object_ptr& claim : context.store.list(claim_kind)) {
     for (const allocated_device& device : allocated_devices(claim->body())) {
       holders_[{device.driver, device.pool, device.device}].push_back(
-          claim_holder{claim->namespace_, claim->name, context.path_json(claim_kind, claim->namespace_, claim->name)});
+          claim_holder{std::string(claim->namespace_), std::string(claim->name),
+                       context.path_json(claim_kind, claim->namespace_, claim->name)});
     }
   }
 }
@@ -101,8 +102,8 @@ const std::vector<claim_holder>& allocation_index::holders(const std::string& dr
   return it == holders_.end() ? none : it->second;
 }
 
-json device_row(const slice_info& info, const std::string& slice_name, const published_device& device,
-                bool pool_complete, const allocation_index& allocations, const view_context& context) {
+json device_row(const slice_info& info, std::string_view slice_name, const published_device& device, bool pool_complete,
+                const allocation_index& allocations, const view_context& context) {
   json row = {{"driver", info.driver},
               {"pool", info.pool},
               {"poolGeneration", or_null(info.generation)},

@@ -78,7 +78,7 @@ class allocation_index {
 
 // One device as the Devices page, node details and slice details show it.
 // `pool_complete` is the completeness of the device's whole pool.
-json device_row(const slice_info& slice, const std::string& slice_name, const published_device& device,
+json device_row(const slice_info& slice, std::string_view slice_name, const published_device& device,
                 bool pool_complete, const allocation_index& allocations, const view_context& context);
 
 // Rows in the order every device list shows them: by driver, pool, then device.

@@ -174,8 +174,8 @@ policy_reading read_policy(const cached_object& policy, const view_context& cont
       reading.duplicate = true;
       reading.acted_on = acted->name;
       reading.state = {"Not ready", "Ignored",
-                       "Not the Cluster Policy the operator acts on: it acts on the oldest, " + acted->name +
-                           ", and leaves this one without a state."};
+                       "Not the Cluster Policy the operator acts on: it acts on the oldest, " +
+                           std::string(acted->name) + ", and leaves this one without a state."};
     } else {
       reading.state = {"Not ready", "", "The operator has not written a state yet."};
       reading.since = created_at(body);
@@ -257,7 +257,8 @@ policy_reading read_policy(const cached_object& policy, const view_context& cont
       std::string words;
       bool all_out = true;
       for (const found_daemonset& f : row.found) {
-        words += (words.empty() ? "" : "; ") + (row.found.size() > 1 ? f.object->name + ": " : "") + f.status.words;
+        words += (words.empty() ? "" : "; ") + (row.found.size() > 1 ? std::string(f.object->name) + ": " : "") +
+                 f.status.words;
         all_out = all_out && f.status.rolled_out;
       }
       row.words = row.expected ? words : "not expected, but found: " + words;

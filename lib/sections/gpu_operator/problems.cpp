@@ -68,8 +68,9 @@ std::vector<finding> driver_findings(const cached_object& driver, const view_con
   }
   for (const found_daemonset& f : reading.daemonsets) {
     if (!f.status.rolled_out) {
-      out.push_back(finding{"driver-not-rolled-out/" + f.object->name, std::nullopt, component_not_rolled_out_threshold,
-                            "The driver DaemonSet " + f.object->name + " is not rolled out: " + f.status.words + "."});
+      out.push_back(finding{
+          "driver-not-rolled-out/" + std::string(f.object->name), std::nullopt, component_not_rolled_out_threshold,
+          "The driver DaemonSet " + std::string(f.object->name) + " is not rolled out: " + f.status.words + "."});
     }
   }
   return out;

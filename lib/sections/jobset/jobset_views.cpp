@@ -12,7 +12,7 @@
 namespace sextant::jobset {
 namespace {
 
-json failed_job_json(const named_job& job, const view_context& context, const std::string& namespace_) {
+json failed_job_json(const named_job& job, const view_context& context, std::string_view namespace_) {
   json out = job.job ? link_json(context, *job.job) : link_to(context, core::job_kind, namespace_, job.name);
   out["exists"] = job.exists;
   out["reason"] = or_null(job.reason);

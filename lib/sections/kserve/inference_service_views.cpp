@@ -123,7 +123,7 @@ void link_made(const cached_object& service, const service_reading& reading, con
   }
   std::set<std::string> revisions;
   for (const component_reading& component : reading.components) {
-    const std::string name = service.name + "-" + component.name;
+    const std::string name = std::string(service.name) + "-" + component.name;
     if (reading.mode.mode == "Knative") {
       view.link(context, "knative-service", std::string(knative_serving), "Service", service.namespace_, name);
       for (const traffic_target& target : component.traffic) {

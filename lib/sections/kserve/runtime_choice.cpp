@@ -64,7 +64,7 @@ struct runtime_info {
 runtime_info read_runtime(const cached_object& runtime, bool cluster) {
   const packed_value& spec = object_or_empty(runtime.body(), {"spec"});
   runtime_info info;
-  info.ref = {std::string(cluster ? cluster_kind : namespaced_kind), runtime.name};
+  info.ref = {std::string(cluster ? cluster_kind : namespaced_kind), std::string(runtime.name)};
   info.cluster = cluster;
   info.created = created_at(runtime.body());
   info.disabled = get_bool(spec, {"disabled"}).value_or(false);
@@ -440,7 +440,7 @@ void compare_with_recorded(runtime_choice& choice, const std::vector<runtime_inf
 
 }  // namespace
 
-runtime_lists runtime_lists_for(const view_context& context, const std::string& namespace_) {
+runtime_lists runtime_lists_for(const view_context& context, std::string_view namespace_) {
   runtime_lists lists;
   lists.namespaced = context.store.list(serving_runtime_kind, namespace_);
   lists.cluster = context.store.list(cluster_serving_runtime_kind);

@@ -48,7 +48,7 @@ struct runtime_lists {
   std::string namespaced_incomplete;   // why the list may lack some ("" when whole)
   std::string cluster_incomplete;
 };
-runtime_lists runtime_lists_for(const view_context& context, const std::string& namespace_);
+runtime_lists runtime_lists_for(const view_context& context, std::string_view namespace_);
 
 runtime_choice choose_runtime(const packed_value& service, const runtime_lists& lists);
 

@@ -41,7 +41,7 @@ stream_answer no_pods(const view_context& context, const std::string& what) {
 }
 
 pod_log_source source_of(const cached_object& pod, std::string_view container) {
-  return pod_log_source{pod.namespace_, pod.name, container_of(pod, container), {}};
+  return pod_log_source{std::string(pod.namespace_), std::string(pod.name), container_of(pod, container), {}};
 }
 
 }  // namespace
@@ -111,8 +111,8 @@ stream_answer job_logs(const stream_request& request, const view_context& contex
     }
     if (container_of(*head, submitter_container) != submitter_container) {
       return refused(404, "NotFound",
-                     "the head pod " + head->name + " of " + named + " has no " + std::string(submitter_container) +
-                         " container.");
+                     "the head pod " + std::string(head->name) + " of " + named + " has no " +
+                         std::string(submitter_container) + " container.");
     }
     return with_plan(single_log_plan(source_of(*head, submitter_container), options));
   }

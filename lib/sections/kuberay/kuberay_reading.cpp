@@ -101,8 +101,8 @@ cluster_reading read_cluster(const cached_object& cluster, const view_context& c
       reading.head_not_ready = true;
       const packed_value* pod_condition = condition_of(reading.head_pod->body(), "Ready");
       reading.state = {"Head not ready", condition_reason(pod_condition),
-                       "status.state still says ready (it is never reset), but the head pod " + reading.head_pod->name +
-                           " is not ready."};
+                       "status.state still says ready (it is never reset), but the head pod " +
+                           std::string(reading.head_pod->name) + " is not ready."};
       reading.since = since_of(pod_condition, reading.head_pod->body());
       return reading;
     }

@@ -79,7 +79,7 @@ std::string head_service_name(const cached_object& cluster) {
   if (name.empty()) {
     name = string_or(cluster.body(), {"spec", "headGroupSpec", "headService", "metadata", "name"});
   }
-  return name.empty() ? cluster.name + "-head-svc" : name;
+  return name.empty() ? std::string(cluster.name) + "-head-svc" : name;
 }
 
 json apps_json(const service_reading& reading) {
@@ -204,7 +204,7 @@ void service_details(const cached_object& service, const view_context& context, 
   }
   std::string serve = string_or(body, {"spec", "serveService", "metadata", "name"});
   view.link(context, "serve-service", "v1", "Service", service.namespace_,
-            serve.empty() ? service.name + "-serve-svc" : serve);
+            serve.empty() ? std::string(service.name) + "-serve-svc" : serve);
   link_owners(service, context, view);
 }
 

@@ -78,7 +78,8 @@ void local_queue_details(const cached_object& queue, const view_context& context
   }
   view.blocks["stopPolicy"] = stop_policy_of(body);
   view.blocks["usage"] = usage_rows(body);
-  view.blocks["waiting"] = waiting_list({{queue.namespace_, queue.name}}, context, positions, position_in::local_queue);
+  view.blocks["waiting"] = waiting_list({{std::string(queue.namespace_), std::string(queue.name)}}, context, positions,
+                                        position_in::local_queue);
   view.blocks["conditions"] = status_conditions_json(body);
 }
 

@@ -6,7 +6,7 @@
 namespace sextant::kueue {
 namespace {
 
-bool uses_flavor(const packed_value& cluster_queue, const std::string& flavor) {
+bool uses_flavor(const packed_value& cluster_queue, std::string_view flavor) {
   for (const packed_value& group : array_or_empty(cluster_queue, {"spec", "resourceGroups"})) {
     for (const packed_value& entry : array_or_empty(group, {"flavors"})) {
       if (string_or(entry, {"name"}) == flavor) {

@@ -49,7 +49,7 @@ std::vector<finding> cluster_queue_findings(const cached_object& queue, const vi
   // first sighting starts the clock.
   std::optional<time_point> since = condition_true(active) ? std::nullopt : transition_time(active);
   return {finding{"inactive", since, queue_threshold,
-                  "Cluster Queue " + queue.name + " is inactive" +
+                  "Cluster Queue " + std::string(queue.name) + " is inactive" +
                       (state.reason.empty() ? std::string() : " (" + state.reason + ")") + ": " + state.message}};
 }
 
@@ -66,8 +66,8 @@ std::vector<finding> local_queue_findings(const cached_object& queue, const view
     return {};
   }
   return {finding{"cluster-queue-missing", kueue_says_missing ? transition_time(active) : std::nullopt, queue_threshold,
-                  "Local Queue " + queue.namespace_ + "/" + queue.name + " points at Cluster Queue " + cluster +
-                      ", which does not exist."}};
+                  "Local Queue " + std::string(queue.namespace_) + "/" + std::string(queue.name) +
+                      " points at Cluster Queue " + cluster + ", which does not exist."}};
 }
 
 std::vector<finding> workload_findings(const cached_object& workload, const view_context& context) {

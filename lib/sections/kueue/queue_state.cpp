@@ -101,7 +101,7 @@ object_state admission_check_state(const cached_object& check, const view_contex
 
 object_state cohort_state(const cached_object& cohort, const view_context& context) {
   // A Cohort has no conditions; what can go wrong is its place in the tree.
-  std::set<std::string> seen{cohort.name};
+  std::set<std::string> seen{std::string(cohort.name)};
   std::string parent = parent_of(cohort.body());
   if (parent.empty()) {
     return {"Defined", "", "A root cohort."};

@@ -18,7 +18,7 @@ struct waiting_entry {
 
 }  // namespace
 
-std::vector<object_ptr> local_queues_of(const std::string& cluster_queue, const view_context& context) {
+std::vector<object_ptr> local_queues_of(std::string_view cluster_queue, const view_context& context) {
   std::vector<object_ptr> out;
   for (const object_ptr& queue : context.store.list(local_queue_kind)) {
     if (string_or(queue->body(), {"spec", "clusterQueue"}) == cluster_queue) {
@@ -34,7 +34,7 @@ json waiting_list(const std::vector<queue_ref>& local_queues, const view_context
   std::vector<waiting_entry> waiting;
   if (!queues.empty()) {
     for (const object_ptr& workload : context.store.list(workload_kind)) {
-      if (!queues.contains({workload->namespace_, string_or(workload->body(), {"spec", "queueName"})})) {
+      if (!queues.contains({std::string(workload->namespace_), string_or(workload->body(), {"spec", "queueName"})})) {
         continue;
       }
       workload_reading reading = read_workload(*workload, context);

@@ -23,6 +23,6 @@ json waiting_list(const std::vector<queue_ref>& local_queues, const view_context
                   const position_lookup& positions, position_in which);
 
 // The Local Queues that point at a Cluster Queue.
-std::vector<object_ptr> local_queues_of(const std::string& cluster_queue, const view_context& context);
+std::vector<object_ptr> local_queues_of(std::string_view cluster_queue, const view_context& context);
 
 }  // namespace sextant::kueue

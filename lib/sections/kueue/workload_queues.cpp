@@ -74,7 +74,7 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
   object_ptr local = context.store.get(local_queue_kind, workload.namespace_, local_name);
   if (!local) {
     if (kueue_says_missing(reading, "LocalQueue", local_name) || list_complete(context, local_queue_kind)) {
-      return queue_blocker{local_queue_kind, workload.namespace_,
+      return queue_blocker{local_queue_kind, std::string(workload.namespace_),
                            local_name,       false,
                            std::nullopt,     "Waits because its Local Queue " + local_name + " does not exist."};
     }
@@ -84,7 +84,7 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
   const bool local_blames_cluster_queue =
       local_state.reason == "ClusterQueueDoesNotExist" || local_state.reason == "ClusterQueueIsInactive";
   if (local_state.label != "Active" && !local_blames_cluster_queue) {
-    return queue_blocker{local_queue_kind, workload.namespace_,
+    return queue_blocker{local_queue_kind, std::string(workload.namespace_),
                          local_name,       true,
                          local_state,      held_sentence("Local Queue", local_name, *local, local_state)};
   }
@@ -122,7 +122,7 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
                              "cycle, or its topology usage has not synced yet."};
   }
   if (local_blames_cluster_queue) {
-    return queue_blocker{local_queue_kind, workload.namespace_,
+    return queue_blocker{local_queue_kind, std::string(workload.namespace_),
                          local_name,       true,
                          local_state,      held_sentence("Local Queue", local_name, *local, local_state)};
   }

@@ -75,7 +75,7 @@ struct harness {
   std::vector<std::string> names() {
     std::vector<std::string> out;
     for (const object_ptr& o : store.list(pod_type)) {
-      out.push_back(o->name + "@" + o->resource_version);
+      out.push_back(std::string(o->name) + "@" + std::string(o->resource_version));
     }
     return out;
   }

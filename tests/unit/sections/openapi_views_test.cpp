@@ -34,7 +34,8 @@ struct departures {
 };
 
 std::string object_path(const section& s, const resource_def& r, const cached_object& object) {
-  return "/api/v1/" + s.id + "/" + r.id + "/" + (r.namespaced ? object.namespace_ + "/" : "") + object.name;
+  return "/api/v1/" + s.id + "/" + r.id + "/" + (r.namespaced ? std::string(object.namespace_) + "/" : "") +
+         std::string(object.name);
 }
 
 }  // namespace
@@ -115,8 +116,9 @@ TEST_CASE("api/openapi.yaml documents every field of every answer about the demo
             continue;
           }
           for (const object_ptr& object : demo.state.store.list(r.type)) {
-            const std::string target =
-                prefix + "/" + r.id + "/" + (r.namespaced ? object->namespace_ + "/" : "") + object->name;
+            const std::string target = prefix + "/" + r.id + "/" +
+                                       (r.namespaced ? std::string(object->namespace_) + "/" : "") +
+                                       std::string(object->name);
             auto [status, body] = demo.get(target);
             json schema = document.response_schema(target, status);
             if (schema.is_null() && status != 200) {
@@ -147,8 +149,8 @@ TEST_CASE("api/openapi.yaml documents every field of every answer about the demo
       const resource_match match = demo.state.catalog.find_resource(s.id, stream.resource);
       REQUIRE(match.resource != nullptr);
       for (const object_ptr& object : demo.state.store.list(match.resource->type)) {
-        const std::string target = "/api/v1/" + s.id + "/" + stream.resource + "/" + object->namespace_ + "/" +
-                                   object->name + "/" + stream.segment;
+        const std::string target = "/api/v1/" + s.id + "/" + stream.resource + "/" + std::string(object->namespace_) +
+                                   "/" + std::string(object->name) + "/" + stream.segment;
         auto [status, body] = demo.get(target);
         CHECK(status == 404);
         json schema = document.response_schema(target, status);

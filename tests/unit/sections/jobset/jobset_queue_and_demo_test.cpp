@@ -165,7 +165,7 @@ TEST_CASE("the demo cluster's JobSets: one a restart from its limit, one failed,
 TEST_CASE("the openapi fragment declares every field of the JobSet views", "[jobset][openapi]") {
   const std::set<std::string> common = {"state", "links", "notes"};
   for (const object_ptr& jobset : demo().store.list(jobset::jobset_kind)) {
-    json view = view_of(demo(), jobset->namespace_, jobset->name);
+    json view = view_of(demo(), std::string(jobset->namespace_), std::string(jobset->name));
     check_documented(view, "JobSetDetails", common);
     check_documented(view["restarts"], "JobSetRestarts");
     if (view["failedJob"].is_object()) {

@@ -131,7 +131,7 @@ TEST_CASE("the same block is embedded in the details of those kinds", "[kueue][q
       extension.extend(*object, cluster.context(), view);
     }
   }
-  CHECK(view.blocks["queue"] == ask(cluster, {"jobs", "default", object->name}).body);
+  CHECK(view.blocks["queue"] == ask(cluster, {"jobs", "default", std::string(object->name)}).body);
   REQUIRE(view.links.size() == 1);
   CHECK(view.links[0]["rel"] == "workload");
 }
