@@ -24,6 +24,7 @@ import statistics
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -120,9 +121,12 @@ def view_lag(env, daemon_url, workload, marker):
         return None
     written = time.monotonic()
     while time.monotonic() - written < 10:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            if marker in response.read().decode():
-                return time.monotonic() - written
+        try:
+            with urllib.request.urlopen(url, timeout=10) as response:
+                if marker in response.read().decode():
+                    return time.monotonic() - written
+        except urllib.error.HTTPError as error:  # 404 until the Workloads' first list is in
+            error.read()
         time.sleep(0.002)
     return None
 
@@ -165,7 +169,7 @@ def main():
         cpu = cpu_seconds(pid) - cpu_before
         events = watch_events(daemon_url) - events_before
         print(f"writes_per_s={writes / seconds:.1f} events_applied={events:.0f} "
-              f"cpu_s_per_min={cpu * 60 / seconds:.2f} {lag['line']}")
+              f"cpu_s_per_min={cpu * 60 / seconds:.2f} {lag.get('line', 'lag_ms_p50=- lag_ms_p90=- lag_samples=0')}")
     elif mode == "burst":
         count = int(args[0])
         cpu_before, events_before = cpu_seconds(pid), watch_events(daemon_url)
