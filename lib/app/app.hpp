@@ -2,6 +2,7 @@
 // Wires the daemon together on one io_context: the state, the source of objects (a snapshot
 // directory or a live cluster), the problem timers and the HTTP server, and stops them all
 // gracefully on SIGTERM/SIGINT.
+#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -15,6 +16,7 @@
 #include "app/probe_server.hpp"
 #include "config/daemon_config.hpp"
 #include "http/http_server.hpp"
+#include "problems/problem_metrics.hpp"
 
 namespace sextant {
 
@@ -75,6 +77,7 @@ class app {
   std::unique_ptr<daemon_state> state_;
   std::unique_ptr<http_server> server_;
   std::unique_ptr<loop_monitor> monitor_;
+  std::unique_ptr<problem_metrics> problem_metrics_;  // the /metrics families of the current problems
   std::unique_ptr<probe_publisher> probe_publisher_;
   std::unique_ptr<probe_server> probe_server_;  // its own thread; reads only what the publisher wrote
   boost::asio::signal_set signals_;
@@ -85,6 +88,7 @@ class app {
   bool evaluation_pending_ = false;
   bool problem_pass_running_ = false;
   bool evaluate_again_ = false;  // asked for while a pass ran: another follows it
+  std::optional<std::chrono::steady_clock::time_point> last_pass_began_;
   std::size_t changes_since_trim_ = 0;
   bool stopping_ = false;
   std::shared_ptr<kube::live_source> live_source_;  // the live cluster source, when not in snapshot mode

@@ -118,6 +118,14 @@ std::string label_text(const metric_labels& labels, const std::string& extra_key
 
 }  // namespace
 
+std::string metrics_registry::series_line(const std::string& name, const metric_labels& labels, double value) {
+  return name + label_text(labels) + ' ' + format_value(value) + '\n';
+}
+
+void metrics_registry::set_rendered(const std::string& name, std::string lines) {
+  families_[name].rendered = std::move(lines);
+}
+
 std::string metrics_registry::render() {
   for (const auto& collect : collectors_) {
     collect(*this);
@@ -147,18 +155,9 @@ std::string metrics_registry::render() {
       out += name + "_count" + label_text(labels) + " " + std::to_string(h.count) + "\n";
     }
     for (const auto& [labels, value] : f.series) {
-      out += name;
-      if (!labels.empty()) {
-        out += '{';
-        bool first = true;
-        for (const auto& [key, label_value] : labels) {
-          out += (first ? "" : ",") + key + "=\"" + escape_label(label_value) + "\"";
-          first = false;
-        }
-        out += '}';
-      }
-      out += ' ' + format_value(value) + '\n';
+      out += series_line(name, labels, value);
     }
+    out += f.rendered;
   }
   return out;
 }

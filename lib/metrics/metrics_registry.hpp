@@ -32,6 +32,12 @@ class metrics_registry {
   void add_collector(std::function<void(metrics_registry&)> collect);
   // Removes every series of a family (before a collector sets the current ones).
   void clear(const std::string& name);
+  // Replaces a family's series given already rendered, one `series_line` each: for families of
+  // thousands of series (one per current problem) that a collector re-renders only when they
+  // change, instead of rebuilding them as map entries at every scrape.
+  void set_rendered(const std::string& name, std::string lines);
+  // One series in the exposition format, with its newline.
+  static std::string series_line(const std::string& name, const metric_labels& labels, double value);
 
   double value(const std::string& name, const metric_labels& labels = {}) const;
   std::string render();
@@ -49,6 +55,7 @@ class metrics_registry {
     std::map<metric_labels, double> series;
     std::vector<double> bounds;
     std::map<metric_labels, histogram_series> histograms;
+    std::string rendered;  // set_rendered's lines, after `series`
   };
   std::map<std::string, family> families_;
   std::vector<std::function<void(metrics_registry&)>> collectors_;

@@ -34,6 +34,7 @@ const packed_value* label_value(const cached_object& object, const std::string& 
 }  // namespace
 
 void object_store::index(kind_cache& cache, const object_ptr& object) {
+  cache.held_bytes += object->held_bytes();
   for_each_owner_uid(*object, [&](std::string_view uid) { cache.by_owner.emplace(uid, object); });
   for (auto& [label_key, values] : cache.by_label) {
     if (const packed_value* value = label_value(*object, label_key)) {
@@ -43,6 +44,7 @@ void object_store::index(kind_cache& cache, const object_ptr& object) {
 }
 
 void object_store::unindex(kind_cache& cache, const object_ptr& object) {
+  cache.held_bytes -= object->held_bytes();
   for_each_owner_uid(*object, [&](std::string_view uid) { erase_entries(cache.by_owner, uid, object); });
   for (auto& [label_key, values] : cache.by_label) {
     if (const packed_value* value = label_value(*object, label_key)) {
@@ -176,14 +178,7 @@ std::size_t object_store::count(const kind_key& type) const {
 
 std::size_t object_store::held_bytes(const kind_key& type) const {
   auto cache = kinds_.find(type);
-  if (cache == kinds_.end()) {
-    return 0;
-  }
-  std::size_t bytes = 0;
-  for (const object_ptr& object : cache->second.by_key) {
-    bytes += object->held_bytes();
-  }
-  return bytes;
+  return cache == kinds_.end() ? 0 : cache->second.held_bytes;
 }
 
 std::vector<object_ptr> object_store::matches(const object_index& index, std::string_view value) {

@@ -114,6 +114,7 @@ class object_store {
     object_index by_owner;
     std::map<std::string, object_index> by_label;  // label key -> its index
     list_completeness completeness;
+    std::size_t held_bytes = 0;  // kept as objects come and go: /metrics reads it at every scrape
   };
 
   void index(kind_cache& cache, const object_ptr& object);

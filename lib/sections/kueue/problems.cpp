@@ -5,6 +5,7 @@
 #include "sections/kueue/kueue_fields.hpp"
 #include "sections/kueue/kueue_section.hpp"
 #include "sections/kueue/workload_reading.hpp"
+#include "util/text.hpp"
 
 namespace sextant::kueue {
 namespace {
@@ -16,10 +17,6 @@ constexpr minutes quota_wait_threshold{30};
 constexpr minutes inadmissible_threshold{5};
 constexpr std::int64_t eviction_limit = 3;
 
-bool contains(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
-}
-
 // Whether a wait is about quota: the scheduler's flavor-assignment and preemption messages (and
 // the granular reasons for them), or no decision yet. Failed admission checks and waitForPodsReady
 // are waits of another kind.
@@ -29,8 +26,8 @@ bool waits_for_quota(const waiting_reason& waiting) {
       waiting.reason == "WaitingForPreemptedWorkloads") {
     return true;
   }
-  return message.empty() || message.starts_with("couldn't assign flavors") || contains(message, "insufficient") ||
-         contains(message, "Pending the preemption of") || contains(message, "Preempting ") ||
+  return message.empty() || message.starts_with("couldn't assign flavors") || contains_text(message, "insufficient") ||
+         contains_text(message, "Pending the preemption of") || contains_text(message, "Preempting ") ||
          message == "Workload no longer fits after processing another workload" ||
          message == "Workload is pending evaluation in the scheduling queue";
 }

@@ -2,13 +2,10 @@
 #include "sections/kueue/kueue_fields.hpp"
 #include "sections/kueue/kueue_section.hpp"
 #include "sections/kueue/workload_reading.hpp"
+#include "util/text.hpp"
 
 namespace sextant::kueue {
 namespace {
-
-bool contains(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
-}
 
 // Kueue's own word that a queue is missing, from the messages it writes on QuotaReserved=False:
 // "<Kind> <name> doesn't exist", "... not found", "... is terminating or missing".
@@ -18,8 +15,8 @@ bool kueue_says_missing(const workload_reading& reading, std::string_view kind, 
   }
   const std::string& message = reading.waiting->message;
   std::string subject = std::string(kind) + " " + name + " ";
-  return contains(message, subject + "doesn't exist") || contains(message, subject + "not found") ||
-         contains(message, subject + "is terminating or missing");
+  return contains_text(message, subject + "doesn't exist") || contains_text(message, subject + "not found") ||
+         contains_text(message, subject + "is terminating or missing");
 }
 
 std::string held_sentence(const std::string& kind_words, const std::string& name, const cached_object& queue,
