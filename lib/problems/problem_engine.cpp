@@ -1,6 +1,8 @@
 #include "problems/problem_engine.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <utility>
 
 namespace sextant {
 
@@ -129,7 +131,8 @@ bool problem_engine::step(std::chrono::steady_clock::duration budget) {
   const steady::time_point deadline =
       budget >= steady::time_point::max() - started ? steady::time_point::max() : started + budget;
   pass& p = *pass_;
-  while (p.rule < rules_.size()) {
+  auto past_deadline = [deadline] { return steady::now() >= deadline; };
+  while (!p.finished && p.rule < rules_.size()) {
     const problem_rule& rule = rules_[p.rule];
     if (!p.judged.contains(rule.category) || !enabled(rule.category) || !rule.evaluate) {
       ++p.rule;
@@ -142,7 +145,7 @@ bool problem_engine::step(std::chrono::steady_clock::duration budget) {
     }
     while (p.object < p.objects.size()) {
       judge(p, p.rule, *p.objects[p.object++]);
-      if (steady::now() >= deadline) {
+      if (past_deadline()) {
         return false;
       }
     }
@@ -150,7 +153,23 @@ bool problem_engine::step(std::chrono::steady_clock::duration budget) {
     p.listed = false;
     p.objects.clear();
   }
-  finish(p);
+  if (!p.finished) {
+    finish(p);
+    p.finished = true;
+    if (past_deadline()) {
+      return false;
+    }
+  }
+  while (!p.retired_problems.empty() || !p.retired_seen.empty()) {
+    if (!p.retired_problems.empty()) {
+      p.retired_problems.pop_back();
+    } else {
+      p.retired_seen.erase(p.retired_seen.begin());
+    }
+    if (past_deadline()) {
+      return false;
+    }
+  }
   pass_.reset();
   return true;
 }
@@ -196,14 +215,25 @@ void problem_engine::finish(pass& p) {
   std::erase_if(p.now_current, [this](const problem& found) { return !enabled(found.category); });
   std::erase_if(p.still_seen, [this](const auto& entry) { return !enabled(std::get<0>(entry.first)); });
   std::erase_if(p.statuses, [this](const auto& entry) { return !enabled(entry.first); });
-  first_seen_ = std::move(p.still_seen);
-  std::sort(p.now_current.begin(), p.now_current.end(), [](const problem& a, const problem& b) {
-    return std::tie(a.category, a.namespace_, a.name, a.type.kind, a.finding_id) <
-           std::tie(b.category, b.namespace_, b.name, b.type.kind, b.finding_id);
+  p.retired_seen = std::exchange(first_seen_, std::move(p.still_seen));
+  // Sorted by index and then moved into place once: sorting the problems themselves swaps
+  // thousands of records of eight strings each, several ms at 2000 problems.
+  std::vector<std::size_t> order(p.now_current.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&found = p.now_current](std::size_t a, std::size_t b) {
+    // Ties (two rules' findings of one id on one object) keep the rules' order.
+    return std::tie(found[a].category, found[a].namespace_, found[a].name, found[a].type.kind, found[a].finding_id, a) <
+           std::tie(found[b].category, found[b].namespace_, found[b].name, found[b].type.kind, found[b].finding_id, b);
   });
-  const bool changed = status_ != p.statuses || !same_problems(current_, p.now_current);
+  std::vector<problem> sorted;
+  sorted.reserve(order.size());
+  for (std::size_t index : order) {
+    sorted.push_back(std::move(p.now_current[index]));
+  }
+  p.now_current.clear();
+  const bool changed = status_ != p.statuses || !same_problems(current_, sorted);
   status_ = std::move(p.statuses);
-  current_ = std::move(p.now_current);
+  p.retired_problems = std::exchange(current_, std::move(sorted));
   next_due_ = p.next_due;
   if (changed) {
     ++generation_;

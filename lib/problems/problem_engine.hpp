@@ -64,8 +64,9 @@ class problem_engine {
   // The same evaluation a slice at a time, so that judging 5000 Workloads does not stall the
   // event loop: `begin` fixes the context (its clock is the pass's now) and each `step` judges
   // objects for about `budget`, true once the pass is done. Until then every answer is the last
-  // finished pass's: problems, statuses and generation change together at its end. Each rule
-  // judges its objects as listed when it starts; `begin` during a pass abandons it.
+  // finished pass's: problems, statuses and generation change together when the last object is
+  // judged (later steps only free what the pass replaced). Each rule judges its objects as listed
+  // when it starts; `begin` during a pass abandons it.
   void begin(const view_context& context);
   bool step(std::chrono::steady_clock::duration budget);
   bool evaluating() const { return pass_.has_value(); }
@@ -105,6 +106,11 @@ class problem_engine {
     std::map<finding_key, time_point> still_seen;
     std::vector<problem> now_current;
     std::optional<time_point> next_due;
+    // Once the pass has taken effect, what it replaced: thousands of problems and findings whose
+    // freeing alone held the loop for several ms, so they are freed a slice at a time too.
+    bool finished = false;
+    std::vector<problem> retired_problems;
+    std::map<finding_key, time_point> retired_seen;
   };
 
   std::map<std::string, category_status> statuses_of(const view_context& context) const;

@@ -161,12 +161,37 @@ TEST_CASE("an evaluation a slice at a time answers the last finished pass until 
     CHECK_FALSE(engine.status("nodes").evaluated);
     CHECK(engine.generation() == before);
   }
-  CHECK(engine.step(std::chrono::steady_clock::duration::zero()));
-  CHECK_FALSE(engine.evaluating());
+  // The fourth step finishes the pass, and its answers take effect at once.
+  engine.step(std::chrono::steady_clock::duration::zero());
   // "told" is due since 12:05; "untold" was first seen by this pass, so it is due at 12:20.
   CHECK(engine.current().size() == 1);
   CHECK(engine.status("nodes").evaluated);
-  CHECK(engine.generation() != before);
+  const std::uint64_t first = engine.generation();
+  CHECK(first != before);
+  while (engine.evaluating()) {
+    engine.step(std::chrono::steady_clock::duration::zero());
+  }
+
+  // A second pass that finds both: the steps after it took effect free what it replaced (the
+  // first pass's problem and findings) and change no answer.
+  cluster.now = testing::at("2026-11-29T12:20:00Z");
+  engine.begin(cluster.context());
+  int steps = 0;
+  while (engine.current().size() == 1) {
+    engine.step(std::chrono::steady_clock::duration::zero());
+    REQUIRE(++steps < 10);
+  }
+  CHECK(engine.current().size() == 2);
+  CHECK(engine.evaluating());  // the first pass's problem and findings are not freed yet
+  const std::uint64_t second = engine.generation();
+  CHECK(second != first);
+  while (!engine.step(std::chrono::steady_clock::duration::zero())) {
+    CHECK(engine.current().size() == 2);
+    CHECK(engine.generation() == second);
+    REQUIRE(++steps < 20);
+  }
+  CHECK_FALSE(engine.evaluating());
+  CHECK(engine.current().size() == 2);
 }
 
 TEST_CASE("a category turned off during a sliced pass keeps nothing of it", "[problems]") {
