@@ -28,6 +28,9 @@ import urllib.error
 import urllib.request
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+# In every message written, so that a run against an etcd that an earlier run wrote to changes
+# every Workload it writes: the API server drops a write that changes nothing, without an event.
+RUN = os.urandom(4).hex()
 
 
 def cpu_seconds(pid):
@@ -99,7 +102,7 @@ def write_at_rate(env, workloads, rate, seconds, writers=4):
         n = index
         while next_at < deadline:
             time.sleep(max(0.0, next_at - time.monotonic()))
-            if writer.set_message(workloads[n % len(workloads)], f"churn {n}: insufficient unused quota"):
+            if writer.set_message(workloads[n % len(workloads)], f"churn {RUN} {n}: insufficient unused quota"):
                 done[index] += 1
             n += writers
             next_at += interval
@@ -179,7 +182,7 @@ def main():
         def write_share(index):
             writer = Writer(env)
             for n in range(index, count, writers):
-                writer.set_message(others[n % len(others)], f"burst {n}: insufficient unused quota")
+                writer.set_message(others[n % len(others)], f"burst {RUN} {n}: insufficient unused quota")
 
         threads = [threading.Thread(target=write_share, args=(i,)) for i in range(writers)]
         for t in threads:

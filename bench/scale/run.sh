@@ -12,8 +12,9 @@
 #   live     bytes per cached object per kind; CPU seconds a minute at rest and at 50 Workload
 #            changes a second, with the write -> view lag; watch events applied a second in a
 #            burst of 5000 writes (churn.py); RSS after POLL_SECONDS of 8 front-ends polling.
+# Each time to ready and each wrk row is the median of RUNS runs (3); the ranges are in OUT's logs.
 # Traffic is loopback only, bounded in time (DURATION seconds per wrk run).
-# Environment: DURATION (4), POLL_SECONDS (300), KUEUE_CRDS (default: tests/upstream/fetch.sh crds/kueue, pinned in go.mod;
+# Environment: RUNS (3), DURATION (4), POLL_SECONDS (300), KUEUE_CRDS (default: tests/upstream/fetch.sh crds/kueue, pinned in go.mod;
 # JobSet's, KubeRay's, KServe's and the GPU Operator's CRDs are always fetched that way),
 # SEXTANT_CACHE (~/.cache/sextant: Go caches), OUT (build-scale).
 set -euo pipefail
@@ -21,6 +22,7 @@ cd "$(dirname "$0")/../.."
 ROOT=$PWD
 OUT=${OUT:-$ROOT/build-scale}
 DURATION=${DURATION:-4}
+RUNS=${RUNS:-3}
 CACHE=${SEXTANT_CACHE:-$HOME/.cache/sextant}
 LIVE=1
 [[ "${1:-}" == "--no-live" ]] && LIVE=0
@@ -48,22 +50,43 @@ wait_ready() {  # port -> ms until /readyz 200 (from $START)
   until [[ "$(curl -s -o /dev/null -w '%{http_code}' "127.0.0.1:$1/readyz")" == 200 ]]; do sleep 0.05; done
   echo $(($(now_ms) - START))
 }
+cpu_ms() { awk -v tick="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print int(($12 + $13) * 1000 / tick) }' "/proc/$1/stat"; }
+# Lines of numbers (wrk's figures may carry units: 76.00us, 1.78ms, 1.20s) -> the median of each
+# column, times in ms; a column's range goes to stderr.
+medians() {
+  python3 -c '
+import statistics, sys
+def value(text):
+    for unit, scale in (("us", 1e-3), ("ms", 1.0), ("s", 1e3)):
+        if text.endswith(unit):
+            return float(text[: -len(unit)]) * scale
+    return float(text)
+rows = [[value(x) for x in line.split()] for line in sys.stdin if line.strip()]
+columns = list(zip(*rows))
+print(" ".join(f"{statistics.median(c):.2f}" for c in columns))
+print("  range: " + " | ".join(f"{min(c):.2f}-{max(c):.2f}" for c in columns), file=sys.stderr)'
+}
 
 echo "== raw parse of the same list bodies (best of 3)"
 "$BUILD_DIR/bench/parse_bench" "$OUT"/cluster/*.json | tee "$OUT/parse.txt"
 read -r _ _ NLOHMANN_MS SIMDJSON_MS < <(grep '^total' "$OUT/parse.txt")
 
-echo "== snapshot mode"
+echo "== snapshot mode (median of $RUNS starts)"
 SNAP_PORT=18310
 SNAP_PROBE_PORT=18311
-START=$(now_ms)
-"$SEXTANTD" --snapshot "$OUT/cluster" --listen 127.0.0.1:$SNAP_PORT --probe-listen 127.0.0.1:$SNAP_PROBE_PORT >"$OUT/snapshot.log" 2>&1 &
-SNAP_PID=$!
-PIDS+=("$SNAP_PID")
-SNAP_READY_MS=$(wait_ready $SNAP_PORT)
-sleep 1
-SNAP_RSS=$(rss_kb "$SNAP_PID")
-echo "ready in ${SNAP_READY_MS} ms, RSS ${SNAP_RSS} kB"
+: >"$OUT/snapshot-runs.txt"
+for run in $(seq "$RUNS"); do
+  START=$(now_ms)
+  "$SEXTANTD" --snapshot "$OUT/cluster" --listen 127.0.0.1:$SNAP_PORT --probe-listen 127.0.0.1:$SNAP_PROBE_PORT >"$OUT/snapshot.log" 2>&1 &
+  SNAP_PID=$!
+  PIDS+=("$SNAP_PID")
+  ready_ms=$(wait_ready $SNAP_PORT)
+  sleep 1
+  echo "$ready_ms $(rss_kb "$SNAP_PID")" >>"$OUT/snapshot-runs.txt"
+  ((run == RUNS)) || { kill "$SNAP_PID"; wait "$SNAP_PID" 2>/dev/null || true; }
+done
+read -r SNAP_READY_MS SNAP_RSS < <(medians <"$OUT/snapshot-runs.txt" 2>/dev/null)
+echo "ready in ${SNAP_READY_MS} ms, RSS ${SNAP_RSS} kB (runs, ms and kB: $(tr '\n' ';' <"$OUT/snapshot-runs.txt"))"
 
 echo "== bodies for nginx"
 WWW=$OUT/www
@@ -93,7 +116,11 @@ sleep 0.5
 
 WRK_OUT=$OUT/wrk.txt
 : >"$WRK_OUT"
-run_wrk() {  # label url connections [header] -> "rps p50 p99"
+run_wrk() {  # label url connections [header] -> "rps p50 p99", the median of RUNS runs (ms)
+  local run
+  for run in $(seq "$RUNS"); do wrk_once "$@"; done | medians 2>>"$WRK_OUT"
+}
+wrk_once() {  # label url connections [header] -> "rps p50 p99" of one run
   local label=$1 url=$2 connections=$3 header=${4:-}
   local threads=2
   ((connections < 2)) && threads=1
@@ -111,7 +138,7 @@ run_wrk() {  # label url connections [header] -> "rps p50 p99"
 }
 etag_of() { curl -s -D- -o /dev/null "$1" | awk 'tolower($1) == "etag:" {print $2}' | tr -d '\r'; }
 
-echo "== HTTP (wrk -t2, ${DURATION} s each; nginx: 1 worker, same bodies from files)"
+echo "== HTTP (wrk -t2, ${DURATION} s each, median of $RUNS; times in ms; nginx: 1 worker, same bodies from files)"
 printf '%-22s %5s | %10s %9s %9s | %10s %9s %9s | %6s\n' endpoint conns "sextantd/s" p50 p99 "nginx/s" p50 p99 ratio
 for name in problems workloads page100 cq; do
   for conditional in no yes; do
@@ -127,6 +154,7 @@ for name in problems workloads page100 cq; do
       read -r rps p50 p99 < <(run_wrk "sextantd $name" "$url" "$connections" "$header")
       read -r nrps np50 np99 < <(run_wrk "nginx $name" "$nginx_url" "$connections" "$nginx_header")
       label=$name$([[ $conditional == yes ]] && echo " (304)" || true)
+      echo "## $label c=$connections: sextantd $rps $p50 $p99, nginx $nrps $np50 $np99 (medians)" >>"$WRK_OUT"
       printf '%-22s %5s | %10s %9s %9s | %10s %9s %9s | %5.0f%%\n' "$label" "$connections" "$rps" "$p50" "$p99" \
         "$nrps" "$np50" "$np99" "$(python3 -c "print(100*float('$rps')/max(1e-9,float('$nrps')))")"
     done
@@ -137,16 +165,16 @@ echo "== /healthz while the Workload list is hammered (256 connections)"
 wrk -t1 -c256 -d"$((DURATION + 2))s" "http://127.0.0.1:$SNAP_PORT/api/v1/kueue/workloads" >/dev/null 2>&1 &
 HAMMER=$!
 sleep 1
-read -r hrps hp50 hp99 < <(run_wrk "healthz under load" "http://127.0.0.1:$SNAP_PORT/healthz" 1)
+read -r hrps hp50 hp99 < <(wrk_once "healthz under load" "http://127.0.0.1:$SNAP_PORT/healthz" 1)
 # The same probe on --probe-listen, answered by its own thread.
-read -r prps pp50 pp99 < <(run_wrk "probe-port healthz under load" "http://127.0.0.1:$SNAP_PROBE_PORT/healthz" 1)
+read -r prps pp50 pp99 < <(wrk_once "probe-port healthz under load" "http://127.0.0.1:$SNAP_PROBE_PORT/healthz" 1)
 wait "$HAMMER" || true
 echo "healthz on the API port p50 $hp50, p99 $hp99; on the probe port p50 $pp50, p99 $pp99"
 curl -s "127.0.0.1:$SNAP_PORT/metrics" | grep -E '^sextant_event_loop_max_stall_seconds|^sextant_view_renders_total' | tee "$OUT/loop.txt"
 SNAP_RSS_AFTER=$(rss_kb "$SNAP_PID")
 kill "$SNAP_PID"
 
-LIVE_READY_MS=- LIVE_RSS=- CACHE_KB=- LIVE_RSS_POLLED=- GO_RSS=- GO_SYNC=- REST_LINE=- CHURN_LINE=- BURST_LINE=-
+LIVE_READY_MS=- LIVE_READY_CPU_MS=- LIVE_NLOHMANN_MS=- LIVE_RSS=- CACHE_KB=- LIVE_RSS_POLLED=- GO_RSS=- GO_SYNC=- REST_LINE=- CHURN_LINE=- BURST_LINE=-
 if [[ $LIVE == 1 ]]; then
   echo "== live mode (test API server)"
   TESTCLUSTER=$ROOT/tests/apiserver/bin/testcluster
@@ -199,19 +227,43 @@ if [[ $LIVE == 1 ]]; then
   # As issue 11 measured it: with the kueue-workloads category on, so the Workloads are watched
   # from the start (off, they are listed only once a page asks for them).
   echo '{"categories": {"kueue-workloads": {"enabled": true}}}' >"$OUT/settings.json"
-  "$SEXTANTD" --kubeconfig "$KUBECONFIG_TOKEN" --listen 127.0.0.1:$LIVE_PORT --settings-file "$OUT/settings.json" \
-    >"$OUT/live.log" 2>&1 &
-  LIVE_PID=$!
-  PIDS+=("$LIVE_PID")
-  LIVE_READY_MS=$(wait_ready $LIVE_PORT)
-  sleep 2
-  LIVE_RSS=$(rss_kb "$LIVE_PID")
+  : >"$OUT/live-runs.txt"
+  for run in $(seq "$RUNS"); do
+    START=$(now_ms)
+    "$SEXTANTD" --kubeconfig "$KUBECONFIG_TOKEN" --listen 127.0.0.1:$LIVE_PORT --settings-file "$OUT/settings.json" \
+      >"$OUT/live.log" 2>&1 &
+    LIVE_PID=$!
+    PIDS+=("$LIVE_PID")
+    ready_ms=$(wait_ready $LIVE_PORT)
+    ready_cpu_ms=$(cpu_ms "$LIVE_PID")
+    sleep 2
+    echo "$ready_ms $ready_cpu_ms $(rss_kb "$LIVE_PID")" >>"$OUT/live-runs.txt"
+    ((run == RUNS)) || { kill "$LIVE_PID"; wait "$LIVE_PID" 2>/dev/null || true; }
+  done
+  read -r LIVE_READY_MS LIVE_READY_CPU_MS LIVE_RSS < <(medians <"$OUT/live-runs.txt" 2>/dev/null)
+  echo "live starts (ready ms, CPU ms to ready, RSS kB): $(tr '\n' ';' <"$OUT/live-runs.txt")"
   # What the cache holds, summed over kinds: the 1.5x bound of RSS after sync is against it.
   CACHE_KB=$(curl -s "127.0.0.1:$LIVE_PORT/metrics" |
     awk '/^sextant_cache_bytes\{/ {sum += $2} END {printf "%d", sum / 1024}')
   WORKLOADS=$(curl -s "127.0.0.1:$LIVE_PORT/metrics" |
     awk '/^sextant_cached_objects\{kind="Workload.kueue.x-k8s.io"\}/ {print $2}')
-  echo "ready in ${LIVE_READY_MS} ms with ${WORKLOADS:-0} Workloads cached, RSS ${LIVE_RSS} kB, cache ${CACHE_KB} kB"
+  echo "ready in ${LIVE_READY_MS} ms (${LIVE_READY_CPU_MS} ms of the daemon's CPU) with ${WORKLOADS:-0} Workloads cached, RSS ${LIVE_RSS} kB, cache ${CACHE_KB} kB"
+  # What the daemon parsed: the API server's own list bodies (managedFields and all, several
+  # times the generated files), parsed by the same references.
+  echo "== raw parse of the API server's list bodies (best of 3)"
+  LIVE_BODIES=$OUT/live-bodies
+  mkdir -p "$LIVE_BODIES"
+  for path in /api/v1/pods /api/v1/nodes /apis/resource.k8s.io/v1/resourceclaims /apis/resource.k8s.io/v1/resourceslices \
+              /apis/kueue.x-k8s.io/v1beta2/workloads /apis/kueue.x-k8s.io/v1beta2/localqueues \
+              /apis/kueue.x-k8s.io/v1beta2/clusterqueues /apis/jobset.x-k8s.io/v1alpha2/jobsets /apis/ray.io/v1/rayclusters \
+              /apis/ray.io/v1/rayjobs /apis/ray.io/v1/rayservices /apis/serving.kserve.io/v1beta1/inferenceservices; do
+    curl -sf --cacert "$CA_CRT" -H "Authorization: Bearer $(cat "$ADMIN_TOKEN_FILE")" "$SERVER$path?resourceVersion=0" \
+      -o "$LIVE_BODIES/$(basename "$path").json"
+  done
+  "$BUILD_DIR/bench/parse_bench" "$LIVE_BODIES"/*.json >"$OUT/parse-live.txt"
+  read -r _ LIVE_BODY_BYTES LIVE_NLOHMANN_MS LIVE_SIMDJSON_MS < <(grep '^total' "$OUT/parse-live.txt")
+  echo "$((LIVE_BODY_BYTES / 1000000)) MB: nlohmann ${LIVE_NLOHMANN_MS} ms, simdjson DOM ${LIVE_SIMDJSON_MS} ms"
+  rm -rf "$LIVE_BODIES"
   LIVE_URL=http://127.0.0.1:$LIVE_PORT
   echo "== bytes per cached object, per kind (sextant_cache_bytes / sextant_cached_objects)"
   curl -s "$LIVE_URL/metrics" | python3 -c '
@@ -271,14 +323,17 @@ fi
 
 echo "== summary ($(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 python3 - "$SNAP_READY_MS" "$NLOHMANN_MS" "$SIMDJSON_MS" "$SNAP_RSS" "$SNAP_RSS_AFTER" "$LIVE_READY_MS" "$LIVE_RSS" \
-  "$GO_RSS" "$GO_SYNC" "$hp99" "$pp99" "$LIVE_RSS_POLLED" "$REST_LINE" "$CHURN_LINE" "$BURST_LINE" "$CACHE_KB" <<'PY'
+  "$GO_RSS" "$GO_SYNC" "$hp99" "$pp99" "$LIVE_RSS_POLLED" "$REST_LINE" "$CHURN_LINE" "$BURST_LINE" "$CACHE_KB" \
+  "$LIVE_READY_CPU_MS" "$LIVE_NLOHMANN_MS" <<'PY'
 import sys
-snap, nl, sj, rss, rss_after, live, live_rss, go_rss, go_sync, hp99, pp99, polled, rest, churn, burst, cache = sys.argv[1:]
+(snap, nl, sj, rss, rss_after, live, live_rss, go_rss, go_sync, hp99, pp99, polled, rest, churn, burst, cache,
+ live_cpu, live_nl) = sys.argv[1:]
 def ratio(a, b):
     try: return f"{float(a) / float(b):.2f}x"
     except ValueError: return "-"
 print(f"snapshot ready {snap} ms = {ratio(snap, nl)} nlohmann's parse ({nl} ms), {ratio(snap, sj)} simdjson DOM's ({sj} ms)")
-print(f"live ready {live} ms = {ratio(live, nl)} nlohmann's parse")
+print(f"live ready {live} ms = {ratio(live, live_nl)} nlohmann's parse of the API server's bodies ({live_nl} ms); "
+      f"the daemon's CPU to ready {live_cpu} ms = {ratio(live_cpu, live_nl)} of it; client-go synced in {go_sync} s")
 print(f"RSS snapshot {rss} kB after load, {rss_after} kB after the HTTP runs; live {live_rss} kB; "
       f"client-go {go_rss} kB (synced in {go_sync} s): daemon/client-go = {ratio(live_rss, go_rss)}")
 print(f"healthz p99 while the list is hammered: {hp99} on the API port, {pp99} on the probe port")
