@@ -182,6 +182,18 @@ kind_key type_of(const json& item) {
 
 }  // namespace
 
+// Documents up to this size keep their buffers between decodes: every watch event and single
+// object, most lists. Larger ones are rare (a relist of thousands) and reallocating is cheap next
+// to parsing them.
+constexpr std::size_t kept_buffer_bytes = std::size_t{4} << 20;
+
+json_decoder::release_when_large::~release_when_large() {
+  if (document_bytes_ > kept_buffer_bytes) {
+    std::string().swap(decoder_.buffer_);  // assigning an empty string would keep the capacity
+    decoder_.parser_ = simdjson::ondemand::parser();
+  }
+}
+
 simdjson::padded_string_view json_decoder::pad(std::string_view text) {
   buffer_.reserve(text.size() + simdjson::SIMDJSON_PADDING);
   buffer_.assign(text.data(), text.size());
@@ -199,6 +211,7 @@ packed_body json_decoder::typed_item(od::value value, const ingest_profile& prof
 }
 
 decode_result<packed_body> json_decoder::decode_object(std::string_view text, const kind_key* item_type) {
+  release_when_large release(*this, text.size());
   try {
     writer_.reset();
     od::document document = parser_.iterate(pad(text)).value();
@@ -215,6 +228,7 @@ decode_result<packed_body> json_decoder::decode_object(std::string_view text, co
 }
 
 decode_result<json> json_decoder::decode_untyped(std::string_view text) {
+  release_when_large release(*this, text.size());
   try {
     od::document document = parser_.iterate(pad(text)).value();
     json value = convert(document.get_value().value(), field_mask::everything(), place::root);
@@ -226,6 +240,7 @@ decode_result<json> json_decoder::decode_untyped(std::string_view text) {
 
 decode_result<decoded_list> json_decoder::decode_list(std::string_view text, std::string_view item_api_version,
                                                       std::string_view item_kind) {
+  release_when_large release(*this, text.size());
   try {
     writer_.reset();
     auto document = parser_.iterate(pad(text));
@@ -285,6 +300,7 @@ decode_result<decoded_list> json_decoder::decode_list(std::string_view text, std
 }
 
 std::optional<value_head> json_decoder::peek_head(std::string_view text) {
+  release_when_large release(*this, text.size());
   try {
     auto document = parser_.iterate(pad(text));
     value_head head;
@@ -305,6 +321,7 @@ std::optional<value_head> json_decoder::peek_head(std::string_view text) {
 }
 
 decode_result<decoded_watch_event> json_decoder::decode_watch_event(std::string_view line, const kind_key& item_type) {
+  release_when_large release(*this, line.size());
   try {
     writer_.reset();
     auto document = parser_.iterate(pad(line));

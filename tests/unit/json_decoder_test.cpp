@@ -133,3 +133,26 @@ TEST_CASE("a document nested deeper than any object is refused, not followed to 
   REQUIRE(fine.ok());
   CHECK(json(fine.value->root())["spec"].is_array());
 }
+
+TEST_CASE("a decoder lets go of the buffers a large list needed, and keeps small ones", "[ingest]") {
+  ingest_profiles profiles = workload_profiles();
+  json_decoder decoder(profiles);
+  REQUIRE(decoder.decode_object(workload).ok());
+  const std::size_t after_small = decoder.retained_capacity();
+  CHECK(after_small > 0);  // kept for the next watch event
+
+  // A relist of thousands: 6 MB of Workloads, past what is kept.
+  std::string big =
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"WorkloadList","metadata":{"resourceVersion":"9"},"items":[)";
+  const std::string item = workload;
+  for (int i = 0; big.size() < (std::size_t{6} << 20); ++i) {
+    big += (i == 0 ? "" : ",") + item;
+  }
+  big += "]}";
+  decode_result<decoded_list> list = decoder.decode_list(big);
+  REQUIRE(list.ok());
+  CHECK(list.value->items.size() > 1000);
+  CHECK(decoder.retained_capacity() < (std::size_t{1} << 20));
+  // And it still decodes what comes next.
+  CHECK(decoder.decode_object(workload).ok());
+}
