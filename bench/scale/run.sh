@@ -71,6 +71,18 @@ echo "== raw parse of the same list bodies (best of 3)"
 "$BUILD_DIR/bench/parse_bench" "$OUT"/cluster/*.json | tee "$OUT/parse.txt"
 read -r _ _ NLOHMANN_MS SIMDJSON_MS < <(grep '^total' "$OUT/parse.txt")
 
+echo "== the daemon with nothing to cache (its code, libraries and fixed buffers)"
+mkdir -p "$OUT/empty"
+"$SEXTANTD" --snapshot "$OUT/empty" --listen 127.0.0.1:18314 >"$OUT/empty.log" 2>&1 &
+EMPTY_PID=$!
+PIDS+=("$EMPTY_PID")
+START=$(now_ms)
+wait_ready 18314 >/dev/null
+sleep 1
+EMPTY_RSS=$(rss_kb "$EMPTY_PID")
+kill "$EMPTY_PID"
+echo "RSS ${EMPTY_RSS} kB"
+
 echo "== snapshot mode (median of $RUNS starts)"
 SNAP_PORT=18310
 SNAP_PROBE_PORT=18311
@@ -324,10 +336,10 @@ fi
 echo "== summary ($(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 python3 - "$SNAP_READY_MS" "$NLOHMANN_MS" "$SIMDJSON_MS" "$SNAP_RSS" "$SNAP_RSS_AFTER" "$LIVE_READY_MS" "$LIVE_RSS" \
   "$GO_RSS" "$GO_SYNC" "$hp99" "$pp99" "$LIVE_RSS_POLLED" "$REST_LINE" "$CHURN_LINE" "$BURST_LINE" "$CACHE_KB" \
-  "$LIVE_READY_CPU_MS" "$LIVE_NLOHMANN_MS" <<'PY'
+  "$LIVE_READY_CPU_MS" "$LIVE_NLOHMANN_MS" "$EMPTY_RSS" <<'PY'
 import sys
 (snap, nl, sj, rss, rss_after, live, live_rss, go_rss, go_sync, hp99, pp99, polled, rest, churn, burst, cache,
- live_cpu, live_nl) = sys.argv[1:]
+ live_cpu, live_nl, empty) = sys.argv[1:]
 def ratio(a, b):
     try: return f"{float(a) / float(b):.2f}x"
     except ValueError: return "-"
@@ -339,5 +351,9 @@ print(f"RSS snapshot {rss} kB after load, {rss_after} kB after the HTTP runs; li
 print(f"healthz p99 while the list is hammered: {hp99} on the API port, {pp99} on the probe port")
 print(f"live RSS after sync {live_rss} kB, after polling {polled} kB; the cache holds {cache} kB: "
       f"RSS after sync = {ratio(live_rss, cache)} the cache (target <= 1.5x)")
+try:
+    print(f"less the empty daemon's {empty} kB: {(float(live_rss) - float(empty)) / float(cache):.2f}x the cache")
+except ValueError:
+    pass
 print(f"at rest: {rest}; at 50 changes/s: {churn}; burst: {burst}")
 PY
