@@ -21,6 +21,7 @@ loop_monitor::loop_monitor(boost::asio::io_context& io, metrics_registry& metric
 }
 
 void loop_monitor::start() {
+  started_ = true;
   stopped_ = false;
   arm();
 }
@@ -48,6 +49,9 @@ void loop_monitor::arm() {
 }
 
 void loop_monitor::step_took(const std::string& work, std::chrono::steady_clock::duration took) {
+  if (!started_) {
+    return;
+  }
   const double seconds = std::chrono::duration<double>(took).count();
   metrics_.observe("sextant_event_loop_step_seconds", {{"work", work}}, seconds);
   if (seconds > worst_) {

@@ -19,6 +19,8 @@ class loop_monitor {
   loop_monitor(boost::asio::io_context& io, metrics_registry& metrics,
                std::chrono::milliseconds interval = std::chrono::milliseconds(20));
 
+  // From here on the loop serves: steps timed before (a snapshot's load and first evaluation,
+  // done before the loop runs) are start-up, which no request waits on, not stalls.
   void start();
   void stop();
   // One step of work on the loop took `took` (an HTTP answer's slice, a problem evaluation).
@@ -33,6 +35,7 @@ class loop_monitor {
   std::chrono::steady_clock::time_point due_;
   double worst_ = 0;
   bool stopped_ = false;
+  bool started_ = false;
 };
 
 }  // namespace sextant
