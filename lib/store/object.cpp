@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 
 namespace sextant {
 
@@ -17,12 +18,17 @@ std::string_view version_of(std::string_view api_version) {
 
 namespace {
 
-// The view at the same place in `copy` as `view` is in `original`.
+// The view at the same place in `copy` as `view` is in `original`; a view outside the body (a
+// vocabulary word, store/packed_vocabulary.hpp) lives for ever and stays as it is.
 std::string_view rebound(std::string_view view, const packed_body& original, const packed_body& copy) {
   if (view.empty()) {
     return {};
   }
-  const auto offset = reinterpret_cast<const std::uint8_t*>(view.data()) - original.data();
+  const auto* start = reinterpret_cast<const std::uint8_t*>(view.data());
+  if (std::less<>{}(start, original.data()) || !std::less<>{}(start, original.data() + original.size())) {
+    return view;
+  }
+  const auto offset = start - original.data();
   return {reinterpret_cast<const char*>(copy.data() + offset), view.size()};
 }
 

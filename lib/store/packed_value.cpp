@@ -2,16 +2,12 @@
 
 #include <cstring>
 
+#include "store/packed_vocabulary.hpp"
 #include "store/packed_writer.hpp"
+#include "store/varint.hpp"
 
 namespace sextant {
 namespace {
-
-std::uint32_t read_u32(const std::uint8_t* at) {
-  std::uint32_t value = 0;
-  std::memcpy(&value, at, sizeof value);
-  return value;
-}
 
 template <typename T>
 T read_scalar(const std::uint8_t* at) {
@@ -20,31 +16,50 @@ T read_scalar(const std::uint8_t* at) {
   return value;
 }
 
-// A length and the bytes it took.
-struct length_field {
-  std::size_t value;
+// A text (a key or a string's value) and the bytes it took.
+struct text_field {
+  std::string_view text;
   std::size_t bytes;
 };
 
-length_field read_length(const std::uint8_t* at) {
-  if (*at != packed_long_length) {
-    return {*at, 1};
+text_field read_text(const std::uint8_t* at) {
+  const std::uint8_t first = *at;
+  if (first < packed_first_word) {
+    return {{reinterpret_cast<const char*>(at + 1), first}, 1 + std::size_t{first}};
   }
-  return {read_u32(at + 1), 5};
+  if (first != packed_long_text) {
+    return {vocabulary_word(first - packed_first_word), 1};
+  }
+  const auto length = read_scalar<std::uint32_t>(at + 1);
+  return {{reinterpret_cast<const char*>(at + 5), length}, 5 + std::size_t{length}};
 }
 
-// The value of the member whose key length starts at `at`.
+// The value of the member whose key starts at `at`.
 const std::uint8_t* member_value(const std::uint8_t* at) {
-  length_field key = read_length(at);
-  return at + key.bytes + key.value;
+  return at + read_text(at).bytes;
 }
 
-constexpr std::size_t container_header = 1 + 4 + 4;
+// What follows a container's tag: its count, then its payload's size.
+struct container_header {
+  std::size_t count;
+  std::size_t payload;
+  std::size_t bytes;  // of the two varints
+};
+
+container_header read_header(const std::uint8_t* after_tag) {
+  decoded_varint count = decode_varint(after_tag);
+  decoded_varint payload = decode_varint(after_tag + count.bytes);
+  return {static_cast<std::size_t>(count.value), static_cast<std::size_t>(payload.value), count.bytes + payload.bytes};
+}
+
+std::int64_t unzigzag(std::uint64_t value) {
+  return static_cast<std::int64_t>(value >> 1) ^ -static_cast<std::int64_t>(value & 1);
+}
 
 // Constant values the readers fall back to: tags and zero counts, nothing else.
 constexpr std::uint8_t null_bytes[] = {static_cast<std::uint8_t>(packed_tag::null)};
-constexpr std::uint8_t empty_array_bytes[] = {static_cast<std::uint8_t>(packed_tag::array), 0, 0, 0, 0, 0, 0, 0, 0};
-constexpr std::uint8_t empty_object_bytes[] = {static_cast<std::uint8_t>(packed_tag::object), 0, 0, 0, 0, 0, 0, 0, 0};
+constexpr std::uint8_t empty_array_bytes[] = {static_cast<std::uint8_t>(packed_tag::array), 0, 0};
+constexpr std::uint8_t empty_object_bytes[] = {static_cast<std::uint8_t>(packed_tag::object), 0, 0};
 
 }  // namespace
 
@@ -66,15 +81,16 @@ std::size_t packed_value::byte_size() const {
       return 1;
     case packed_tag::signed_integer:
     case packed_tag::unsigned_integer:
+      return 1 + decode_varint(bytes() + 1).bytes;
     case packed_tag::number:
-      return 1 + 8;
-    case packed_tag::string: {
-      length_field length = read_length(bytes() + 1);
-      return 1 + length.bytes + length.value;
-    }
+      return 1 + sizeof(double);
+    case packed_tag::string:
+      return 1 + read_text(bytes() + 1).bytes;
     case packed_tag::array:
-    case packed_tag::object:
-      return container_header + read_u32(bytes() + 5);
+    case packed_tag::object: {
+      container_header header = read_header(bytes() + 1);
+      return 1 + header.bytes + header.payload;
+    }
   }
   return 1;
 }
@@ -85,7 +101,7 @@ std::size_t packed_value::size() const {
       return 0;
     case packed_tag::array:
     case packed_tag::object:
-      return read_u32(bytes() + 1);
+      return read_header(bytes() + 1).count;
     default:
       return 1;
   }
@@ -95,16 +111,15 @@ std::string_view packed_value::string_view() const {
   if (tag_ != packed_tag::string) {
     return {};
   }
-  length_field length = read_length(bytes() + 1);
-  return {reinterpret_cast<const char*>(bytes() + 1 + length.bytes), length.value};
+  return read_text(bytes() + 1).text;
 }
 
 std::int64_t packed_value::as_int() const {
   switch (tag_) {
     case packed_tag::signed_integer:
-      return read_scalar<std::int64_t>(bytes() + 1);
+      return unzigzag(decode_varint(bytes() + 1).value);
     case packed_tag::unsigned_integer:
-      return static_cast<std::int64_t>(read_scalar<std::uint64_t>(bytes() + 1));
+      return static_cast<std::int64_t>(decode_varint(bytes() + 1).value);
     case packed_tag::number:
       return static_cast<std::int64_t>(read_scalar<double>(bytes() + 1));
     case packed_tag::boolean_true:
@@ -117,9 +132,9 @@ std::int64_t packed_value::as_int() const {
 double packed_value::as_double() const {
   switch (tag_) {
     case packed_tag::signed_integer:
-      return static_cast<double>(read_scalar<std::int64_t>(bytes() + 1));
+      return static_cast<double>(unzigzag(decode_varint(bytes() + 1).value));
     case packed_tag::unsigned_integer:
-      return static_cast<double>(read_scalar<std::uint64_t>(bytes() + 1));
+      return static_cast<double>(decode_varint(bytes() + 1).value);
     case packed_tag::number:
       return read_scalar<double>(bytes() + 1);
     case packed_tag::boolean_true:
@@ -130,7 +145,7 @@ double packed_value::as_double() const {
 }
 
 const std::uint8_t* packed_value::first_child() const {
-  return bytes() + container_header;
+  return bytes() + 1 + read_header(bytes() + 1).bytes;
 }
 
 const std::uint8_t* packed_value::payload_end() const {
@@ -143,9 +158,9 @@ const packed_value* packed_value::member(std::string_view key) const {
   }
   const std::uint8_t* end = payload_end();
   for (const std::uint8_t* at = first_child(); at < end;) {
-    length_field length = read_length(at);
-    const std::uint8_t* value = at + length.bytes + length.value;
-    if (std::string_view(reinterpret_cast<const char*>(at + length.bytes), length.value) == key) {
+    text_field name = read_text(at);
+    const std::uint8_t* value = at + name.bytes;
+    if (name.text == key) {
       return &packed_value::at(value);
     }
     at = value + packed_value::at(value).byte_size();
@@ -218,9 +233,8 @@ packed_value::member_iterator::member_iterator(const std::uint8_t* at, const std
 void packed_value::member_iterator::read() {
   current_.reset();
   if (at_ < end_) {
-    length_field length = read_length(at_);
-    current_.emplace(packed_member{std::string_view(reinterpret_cast<const char*>(at_ + length.bytes), length.value),
-                                   packed_value::at(at_ + length.bytes + length.value)});
+    text_field name = read_text(at_);
+    current_.emplace(packed_member{name.text, packed_value::at(at_ + name.bytes)});
   }
 }
 

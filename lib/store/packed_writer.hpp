@@ -43,8 +43,8 @@ class packed_writer {
  private:
   void value_written();
   void put_tag(packed_tag tag);
-  void put_length(std::size_t length);
-  void put_u32_at(std::size_t offset, std::uint32_t value);
+  void put_text(std::string_view text);
+  void put_varint(std::uint64_t value);
   template <typename T>
   void put_scalar(T value);
   void begin_container(packed_tag tag);

@@ -1,9 +1,11 @@
 #include "store/packed_value.hpp"
 
 #include <catch2/catch.hpp>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "store/packed_vocabulary.hpp"
 #include "store/packed_writer.hpp"
 
 using namespace sextant;
@@ -108,6 +110,77 @@ TEST_CASE("long strings and keys take the long length form", "[packed]") {
   CHECK(body.root()[long_key].string_view().size() == 70000);
   CHECK(body.root()["after"].string_view().size() == 254);
   CHECK(body.root()["edge"].string_view().size() == 255);
+  CHECK(json(body.root()) == value);
+}
+
+TEST_CASE("texts of 127 and 128 bytes sit either side of the short form", "[packed]") {
+  json value = {{std::string(127, 'a'), std::string(127, 'b')}, {std::string(128, 'c'), std::string(128, 'd')}};
+  packed_body body = pack(value);
+  CHECK(body.root()[std::string(127, 'a')].string_view() == std::string(127, 'b'));
+  CHECK(body.root()[std::string(128, 'c')].string_view() == std::string(128, 'd'));
+  CHECK(json(body.root()) == value);
+}
+
+TEST_CASE("vocabulary words are one byte each and read back as their text", "[packed]") {
+  // Every word, as a key and as a value, next to texts that are almost words.
+  json value = json::object();
+  for (std::size_t i = 0; i < vocabulary_words(); ++i) {
+    const std::string word(vocabulary_word(i));
+    REQUIRE(vocabulary_index(word) == i);
+    value[word] = word;
+    value[word + "x"] = word.substr(1);
+  }
+  packed_body body = pack(value);
+  CHECK(json(body.root()) == value);
+  CHECK(body.root()["lastTransitionTime"] == "lastTransitionTime");
+  CHECK(!vocabulary_index("lastTransitionTim"));
+  CHECK(!vocabulary_index(""));
+
+  // {"status": "True"}: tag, count, size, the key's word, the string's tag and word.
+  CHECK(pack(json{{"status", "True"}}).size() == 6);
+  // Outside the vocabulary: the key's length and text.
+  CHECK(pack(json{{"statuz", "True"}}).size() == 12);
+}
+
+TEST_CASE("integers of every width keep their value and sign", "[packed]") {
+  const std::vector<std::int64_t> signed_values = {0,
+                                                   1,
+                                                   -1,
+                                                   63,
+                                                   -64,
+                                                   64,
+                                                   -65,
+                                                   1 << 20,
+                                                   -(1 << 20),
+                                                   std::numeric_limits<std::int64_t>::max(),
+                                                   std::numeric_limits<std::int64_t>::min()};
+  for (std::int64_t number : signed_values) {
+    packed_writer writer;
+    writer.signed_integer(number);
+    packed_body body = writer.finish();
+    CHECK(body.root().as_int() == number);
+    CHECK(body.root().as_double() == static_cast<double>(number));
+  }
+  packed_writer writer;
+  writer.unsigned_integer(std::numeric_limits<std::uint64_t>::max());
+  packed_body body = writer.finish();
+  CHECK(json(body.root()) == json(std::numeric_limits<std::uint64_t>::max()));
+  CHECK(body.size() == 1 + 10);
+  // Small numbers are small: a tag and one byte.
+  CHECK(pack(json(-7)).size() == 2);
+}
+
+TEST_CASE("containers larger than a one-byte count or size nest and skip correctly", "[packed]") {
+  json value = json::object();
+  json& many = value["many"];
+  for (int i = 0; i < 5000; ++i) {
+    many.push_back({{"i", i}, {"name", "element-" + std::to_string(i)}});
+  }
+  value["after"] = "found";
+  packed_body body = pack(value);
+  CHECK(body.root()["many"].size() == 5000);
+  CHECK(body.root()["many"][4999]["i"].as_int() == 4999);
+  CHECK(body.root()["after"] == "found");
   CHECK(json(body.root()) == value);
 }
 
