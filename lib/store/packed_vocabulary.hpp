@@ -14,6 +14,9 @@
 namespace sextant {
 
 inline constexpr std::size_t packed_vocabulary_size = 127;
+// The shortest and longest words' lengths: a text outside them is no word, without a lookup.
+inline constexpr std::size_t vocabulary_shortest = 2;
+inline constexpr std::size_t vocabulary_longest = 30;
 
 // The number of `text` in the vocabulary, if it is there.
 std::optional<std::size_t> vocabulary_index(std::string_view text);

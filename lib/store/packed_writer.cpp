@@ -15,9 +15,12 @@ void packed_writer::put_tag(packed_tag tag) {
 }
 
 void packed_writer::put_text(std::string_view text) {
-  if (std::optional<std::size_t> word = vocabulary_index(text)) {
-    buffer_.push_back(static_cast<char>(packed_first_word + *word));
-    return;
+  // Most long texts (messages, timestamps, uids) are no word: they skip the lookup.
+  if (text.size() <= vocabulary_longest) {
+    if (std::optional<std::size_t> word = vocabulary_index(text)) {
+      buffer_.push_back(static_cast<char>(packed_first_word + *word));
+      return;
+    }
   }
   if (text.size() < packed_first_word) {
     buffer_.push_back(static_cast<char>(text.size()));
@@ -85,25 +88,33 @@ void packed_writer::string(std::string_view value) {
   put_text(value);
 }
 
+// Room for a count and a payload size below 128 each, one byte apiece: most containers of an
+// object. Larger ones make room when they close.
+constexpr std::size_t reserved_header = 2;
+
 void packed_writer::begin_container(packed_tag tag) {
   value_written();
   open_.push_back({buffer_.size(), 0});
-  put_tag(tag);  // the count and payload size go after it when the container closes
+  put_tag(tag);
+  buffer_.append(reserved_header, '\0');  // the count and payload size, known when it closes
 }
 
 void packed_writer::end_container() {
   open_container closing = open_.back();
   open_.pop_back();
-  const std::size_t payload = buffer_.size() - closing.header - 1;
+  const std::size_t payload_at = closing.header + 1 + reserved_header;
+  const std::size_t payload = buffer_.size() - payload_at;
   if (payload > std::numeric_limits<std::uint32_t>::max()) {
     throw std::length_error("packed value: a container larger than 4 GiB");
   }
-  // Their widths are known only now: the payload moves up by a few bytes, which costs a copy of
-  // it per level of nesting and saves 6 bytes per container against fixed-width fields.
   char header[10];
   std::size_t used = encode_varint(closing.count, header);
   used += encode_varint(payload, header + used);
-  buffer_.insert(closing.header + 1, header, used);
+  if (used > reserved_header) {
+    // The payload moves up by the bytes missing: a copy of it per large container.
+    buffer_.insert(payload_at, used - reserved_header, '\0');
+  }
+  std::memcpy(buffer_.data() + closing.header + 1, header, used);
 }
 
 void packed_writer::begin_array() {
