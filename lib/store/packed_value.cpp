@@ -156,8 +156,10 @@ const packed_value* packed_value::member(std::string_view key) const {
   if (tag_ != packed_tag::object) {
     return nullptr;
   }
-  const std::uint8_t* end = payload_end();
-  for (const std::uint8_t* at = first_child(); at < end;) {
+  // The header once: payload_end() and first_child() would each decode it again.
+  const container_header header = read_header(bytes() + 1);
+  const std::uint8_t* at = bytes() + 1 + header.bytes;
+  for (const std::uint8_t* end = at + header.payload; at < end;) {
     text_field name = read_text(at);
     const std::uint8_t* value = at + name.bytes;
     if (name.text == key) {

@@ -90,10 +90,7 @@ static_assert(lengths_within_bounds(), "vocabulary_shortest and vocabulary_longe
 
 }  // namespace
 
-std::optional<std::size_t> vocabulary_index(std::string_view text) {
-  if (text.size() > vocabulary_longest || text.size() < vocabulary_shortest) {
-    return std::nullopt;
-  }
+std::optional<std::size_t> vocabulary_lookup(std::string_view text) {
   for (std::size_t slot = hash(text) % slot_count; slots[slot] != 0; slot = (slot + 1) % slot_count) {
     if (words[slots[slot] - 1] == text) {
       return slots[slot] - 1;

@@ -5,8 +5,8 @@
 // which takes about a third off a Pod's cached body (bench/ingest_bench).
 //
 // The list is fixed at compile time and only appended to: a word's number is its place in it,
-// and nothing written with it outlives the process, so appending is safe and reordering would be
-// too (but pointless). At most `packed_vocabulary_size` words.
+// and nothing written with it outlives the process, so appending is safe (reordering would be too). At most
+// `packed_vocabulary_size` words.
 #include <cstddef>
 #include <optional>
 #include <string_view>
@@ -18,8 +18,17 @@ inline constexpr std::size_t packed_vocabulary_size = 127;
 inline constexpr std::size_t vocabulary_shortest = 2;
 inline constexpr std::size_t vocabulary_longest = 30;
 
-// The number of `text` in the vocabulary, if it is there.
-std::optional<std::size_t> vocabulary_index(std::string_view text);
+// The number of a text of the words' lengths in the vocabulary, if it is there.
+std::optional<std::size_t> vocabulary_lookup(std::string_view text);
+
+// The number of `text` in the vocabulary, if it is there. Inline, so that the texts of most
+// values (messages, timestamps, uids: longer than any word) cost the ingest one comparison.
+inline std::optional<std::size_t> vocabulary_index(std::string_view text) {
+  if (text.size() > vocabulary_longest || text.size() < vocabulary_shortest) {
+    return std::nullopt;
+  }
+  return vocabulary_lookup(text);
+}
 // The word numbered `index` (below the vocabulary's size).
 std::string_view vocabulary_word(std::size_t index);
 // How many words the vocabulary holds.

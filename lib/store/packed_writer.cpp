@@ -15,12 +15,9 @@ void packed_writer::put_tag(packed_tag tag) {
 }
 
 void packed_writer::put_text(std::string_view text) {
-  // Most long texts (messages, timestamps, uids) are no word: they skip the lookup.
-  if (text.size() <= vocabulary_longest) {
-    if (std::optional<std::size_t> word = vocabulary_index(text)) {
-      buffer_.push_back(static_cast<char>(packed_first_word + *word));
-      return;
-    }
+  if (std::optional<std::size_t> word = vocabulary_index(text)) {
+    buffer_.push_back(static_cast<char>(packed_first_word + *word));
+    return;
   }
   if (text.size() < packed_first_word) {
     buffer_.push_back(static_cast<char>(text.size()));
