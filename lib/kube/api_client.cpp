@@ -23,7 +23,9 @@ constexpr auto connect_timeout = std::chrono::seconds(15);
 constexpr auto handshake_timeout = std::chrono::seconds(15);
 constexpr std::size_t max_idle_connections = 4;
 constexpr std::size_t max_error_body = 64 * 1024;
-constexpr std::size_t chunk_size = 64 * 1024;
+// What one read of a body hands on. A TLS read yields at most one record (16 KB of plain text),
+// so a larger buffer would sit unused, and every open watch holds one.
+constexpr std::size_t chunk_size = 16 * 1024;
 
 }  // namespace
 
