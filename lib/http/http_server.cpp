@@ -27,11 +27,6 @@ namespace {
 // How long one chunk of a streamed answer may take to be sent: a client that stops reading is
 // let go, rather than holding the stream (and its upstream reads) open for ever.
 constexpr auto stream_write_timeout = std::chrono::seconds(30);
-
-// The most of a body one write hands the kernel. Each write's completion goes through the loop's
-// queue, so a 2 MB list sent to hundreds of clients at once is interleaved, in slices this size,
-// with everything else the loop does: a probe or a 304 waits behind slices, not whole bodies.
-constexpr std::size_t write_slice_bytes = 256 * 1024;
 }  // namespace
 
 constexpr auto tls_handshake_timeout = std::chrono::seconds(10);
@@ -372,7 +367,6 @@ asio::awaitable<void> http_server::exchange_requests(Stream& stream, std::shared
     response.body().more = false;
     connection->transport().expires_after(std::chrono::seconds(options_.idle_timeout_seconds));
     http::response_serializer<http::buffer_body> serializer(response);
-    serializer.limit(write_slice_bytes);
     if (head) {
       auto [write_error, written] = co_await http::async_write_header(stream, serializer, use_tuple);
       (void)written;
