@@ -2,12 +2,13 @@
 // writes) arrives whole and in order, and the connection then serves the next request it carries.
 #include "http/http_server.hpp"
 
+#include <array>
+#include <string_view>
+#include <vector>
+
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/read.hpp>
-#include <boost/asio/read_until.hpp>
 #include <boost/asio/write.hpp>
 #include <catch2/catch.hpp>
-#include <thread>
 
 using namespace sextant;
 namespace net = boost::asio;
@@ -27,23 +28,52 @@ std::string numbered_body(std::size_t size) {
   return body;
 }
 
-// Reads one answer with a Content-Length from a blocking socket: its headers and body.
-std::pair<std::string, std::string> read_answer(tcp::socket& socket, std::string& pending) {
-  net::read_until(socket, net::dynamic_buffer(pending), "\r\n\r\n");
-  const std::size_t header_end = pending.find("\r\n\r\n") + 4;
-  std::string headers = pending.substr(0, header_end);
-  const std::size_t at = headers.find("Content-Length: ");
-  REQUIRE(at != std::string::npos);
-  const std::size_t length = std::stoul(headers.substr(at + 16));
-  if (pending.size() < header_end + length) {
-    std::string rest(header_end + length - pending.size(), '\0');
-    net::read(socket, net::buffer(rest));
-    pending += rest;
+struct answer {
+  std::string headers;
+  std::string body;
+};
+
+// The complete answers (each with a Content-Length) at the front of what a client received.
+std::vector<answer> complete_answers(std::string_view received) {
+  std::vector<answer> answers;
+  for (;;) {
+    const std::size_t header_end = received.find("\r\n\r\n");
+    if (header_end == std::string_view::npos) {
+      return answers;
+    }
+    std::string headers(received.substr(0, header_end + 4));
+    const std::size_t at = headers.find("Content-Length: ");
+    if (at == std::string::npos) {
+      return answers;
+    }
+    const std::size_t length = std::stoul(headers.substr(at + 16));
+    if (received.size() < headers.size() + length) {
+      return answers;
+    }
+    answers.push_back({headers, std::string(received.substr(headers.size(), length))});
+    received.remove_prefix(headers.size() + length);
   }
-  std::string body = pending.substr(header_end, length);
-  pending.erase(0, header_end + length);
-  return {headers, body};
 }
+
+// A client on the server's loop: sends its requests at once and keeps what comes back.
+struct pipelining_client {
+  pipelining_client(net::io_context& io, unsigned short port, const std::string& requests) : socket(io) {
+    socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    net::write(socket, net::buffer(requests));
+    read_more();
+  }
+  void read_more() {
+    socket.async_read_some(net::buffer(scratch), [this](boost::system::error_code ec, std::size_t n) {
+      received.append(scratch.data(), n);
+      if (!ec) {
+        read_more();
+      }
+    });
+  }
+  tcp::socket socket;
+  std::array<char, 65536> scratch{};
+  std::string received;
+};
 
 }  // namespace
 
@@ -60,21 +90,16 @@ TEST_CASE("a body of megabytes arrives whole, and the connection serves the next
     co_return response;
   });
   server.start();
-  const unsigned short port = server.port();
-  std::thread loop([&io] { io.run_for(std::chrono::seconds(10)); });
-
-  net::io_context client_io;
-  tcp::socket socket(client_io);
-  socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-  const std::string requests = "GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /small HTTP/1.1\r\nHost: x\r\n\r\n";
-  net::write(socket, net::buffer(requests));
-  std::string pending;
-  auto [big_headers, big_body] = read_answer(socket, pending);
-  auto [small_headers, small_body] = read_answer(socket, pending);
-  socket.close();
-  io.stop();
-  loop.join();
-
+  pipelining_client client(io, server.port(),
+                           "GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /small HTTP/1.1\r\nHost: x\r\n\r\n");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (complete_answers(client.received).size() < 2 && std::chrono::steady_clock::now() < deadline) {
+    io.run_for(std::chrono::milliseconds(20));
+  }
+  const std::vector<answer> answers = complete_answers(client.received);
+  REQUIRE(answers.size() == 2);
+  const auto& [big_headers, big_body] = answers[0];
+  const auto& [small_headers, small_body] = answers[1];
   CHECK(big_headers.starts_with("HTTP/1.1 200 OK\r\n"));
   CHECK(big_body.size() == big->size());
   CHECK(big_body == *big);
