@@ -13,6 +13,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include "http/response_head.hpp"
 #include "kube/asio.hpp"
 
 namespace sextant {
@@ -280,6 +281,7 @@ asio::awaitable<void> http_server::serve(std::shared_ptr<session> connection) {
 template <class Stream>
 asio::awaitable<void> http_server::exchange_requests(Stream& stream, std::shared_ptr<session> connection) {
   beast::flat_buffer buffer;
+  std::string head_bytes;  // each answer's head, formatted into capacity kept across answers
   if (sessions_.size() > static_cast<std::size_t>(options_.max_connections)) {
     // Over the limit: say so at once rather than leave the client hanging.
     http::response<http::string_body> busy{http::status::service_unavailable, 11};
@@ -346,39 +348,23 @@ asio::awaitable<void> http_server::exchange_requests(Stream& stream, std::shared
         keep_alive = false;
       }
     }
-    // The body is written from where it lies (a cached view's bytes are shared, not copied).
-    http::response<http::buffer_body> response{static_cast<http::status>(answer.status), version};
-    response.set(http::field::server, "sextantd");
-    response.set(http::field::content_type, answer.content_type);
-    response.set(http::field::cache_control, "no-cache");
-    for (const auto& [name, value] : answer.headers) {
-      response.set(name, value);
-    }
-    response.keep_alive(keep_alive);
+    // The body is written from where it lies (a cached view's bytes are shared, not copied), after
+    // a head formatted into the connection's own buffer.
     const bool head = method == "HEAD";
-    const std::string_view payload = answer.bytes();
-    if (answer.status != 304 && answer.status != 204) {
+    const bool bodiless = answer.status == 304 || answer.status == 204;
+    const std::string_view payload = head || bodiless ? std::string_view{} : answer.bytes();
+    response_head shape{answer.status, version, answer.content_type, &answer.headers, keep_alive, std::nullopt};
+    if (!bodiless) {
       // HEAD: the GET answer's headers, Content-Length included, and no body.
-      response.content_length(payload.size());
+      shape.content_length = answer.bytes().size();
     }
-    // Beast's buffer_body takes a mutable pointer; the serializer only reads through it.
-    response.body().data = head || payload.empty() ? nullptr : const_cast<char*>(payload.data());
-    response.body().size = head ? 0 : payload.size();
-    response.body().more = false;
+    format_response_head(head_bytes, shape);
+    const std::array<asio::const_buffer, 2> parts{asio::buffer(head_bytes), asio::buffer(payload)};
     connection->transport().expires_after(std::chrono::seconds(options_.idle_timeout_seconds));
-    http::response_serializer<http::buffer_body> serializer(response);
-    if (head) {
-      auto [write_error, written] = co_await http::async_write_header(stream, serializer, use_tuple);
-      (void)written;
-      if (write_error) {
-        break;
-      }
-    } else {
-      auto [write_error, written] = co_await http::async_write(stream, serializer, use_tuple);
-      (void)written;
-      if (write_error) {
-        break;
-      }
+    auto [write_error, written] = co_await asio::async_write(stream, parts, use_tuple);
+    (void)written;
+    if (write_error) {
+      break;
     }
     if (!keep_alive) {
       break;
