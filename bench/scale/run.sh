@@ -14,7 +14,10 @@
 #            burst of 5000 writes (churn.py); RSS after POLL_SECONDS of 8 front-ends polling.
 # Each time to ready and each wrk row is the median of RUNS runs (3); the ranges are in OUT's logs.
 # Traffic is loopback only, bounded in time (DURATION seconds per wrk run).
-# Environment: RUNS (3), DURATION (4), POLL_SECONDS (300), KUEUE_CRDS (default: tests/upstream/fetch.sh crds/kueue, pinned in go.mod;
+# HTTP runs pin the server (the daemon, or nginx) to CPU 0 and wrk to CPU 1 (PIN=0: no pinning):
+# unpinned on two cores, wrk's threads and the server take turns on both, and the tails measure
+# the scheduler more than the server (p99 of the same run varied 5x between runs).
+# Environment: RUNS (3), DURATION (4), POLL_SECONDS (300), PIN (1), KUEUE_CRDS (default: tests/upstream/fetch.sh crds/kueue, pinned in go.mod;
 # JobSet's, KubeRay's, KServe's and the GPU Operator's CRDs are always fetched that way),
 # SEXTANT_CACHE (~/.cache/sextant: Go caches), OUT (build-scale).
 set -euo pipefail
@@ -26,10 +29,12 @@ RUNS=${RUNS:-3}
 CACHE=${SEXTANT_CACHE:-$HOME/.cache/sextant}
 LIVE=1
 [[ "${1:-}" == "--no-live" ]] && LIVE=0
-for tool in wrk nginx curl python3; do
-  command -v "$tool" >/dev/null || { echo "bench/scale: needs $tool (Debian package: wrk, nginx-light, curl, python3)"; exit 1; }
-done
+scripts/install-deps.sh --bench  # wrk, nginx, and what the build and the test API server need
 mkdir -p "$OUT"
+SERVER_CPU=() CLIENT_CPU=()
+if [[ "${PIN:-1}" == 1 && $(nproc) -ge 2 ]]; then
+  SERVER_CPU=(taskset -c 0) CLIENT_CPU=(taskset -c 1)
+fi
 PIDS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
@@ -100,6 +105,9 @@ done
 read -r SNAP_READY_MS SNAP_RSS < <(medians <"$OUT/snapshot-runs.txt" 2>/dev/null)
 echo "ready in ${SNAP_READY_MS} ms, RSS ${SNAP_RSS} kB (runs, ms and kB: $(tr '\n' ';' <"$OUT/snapshot-runs.txt"))"
 
+# The last start serves the HTTP runs, on the server's CPU with every thread it has.
+((${#SERVER_CPU[@]} == 0)) || taskset -a -p -c 0 "$SNAP_PID" >/dev/null
+
 echo "== bodies for nginx"
 WWW=$OUT/www
 mkdir -p "$WWW"
@@ -122,7 +130,7 @@ http {
   server { listen 127.0.0.1:$NGINX_PORT; root $WWW; default_type application/json; etag on; }
 }
 CONF
-nginx -c "$OUT/nginx.conf" &
+"${SERVER_CPU[@]}" nginx -c "$OUT/nginx.conf" &
 PIDS+=("$!")
 sleep 0.5
 
@@ -139,7 +147,7 @@ wrk_once() {  # label url connections [header] -> "rps p50 p99" of one run
   local args=(-t"$threads" -c"$connections" -d"${DURATION}s" --latency)
   [[ -n "$header" ]] && args+=(-H "$header")
   local text
-  text=$(wrk "${args[@]}" "$url" 2>&1)
+  text=$("${CLIENT_CPU[@]}" wrk "${args[@]}" "$url" 2>&1)
   echo "## $label c=$connections $header" >>"$WRK_OUT"
   echo "$text" >>"$WRK_OUT"
   local rps p50 p99
@@ -150,7 +158,8 @@ wrk_once() {  # label url connections [header] -> "rps p50 p99" of one run
 }
 etag_of() { curl -s -D- -o /dev/null "$1" | awk 'tolower($1) == "etag:" {print $2}' | tr -d '\r'; }
 
-echo "== HTTP (wrk -t2, ${DURATION} s each, median of $RUNS; times in ms; nginx: 1 worker, same bodies from files)"
+echo "== HTTP (wrk -t2, ${DURATION} s each, median of $RUNS; times in ms; nginx: 1 worker, same bodies from files;" \
+  "$( ((${#SERVER_CPU[@]})) && echo "server on CPU 0, wrk on CPU 1" || echo "not pinned"))"
 printf '%-22s %5s | %10s %9s %9s | %10s %9s %9s | %6s\n' endpoint conns "sextantd/s" p50 p99 "nginx/s" p50 p99 ratio
 for name in problems workloads page100 cq; do
   for conditional in no yes; do
@@ -174,7 +183,7 @@ for name in problems workloads page100 cq; do
 done
 
 echo "== /healthz while the Workload list is hammered (256 connections)"
-wrk -t1 -c256 -d"$((DURATION + 2))s" "http://127.0.0.1:$SNAP_PORT/api/v1/kueue/workloads" >/dev/null 2>&1 &
+"${CLIENT_CPU[@]}" wrk -t1 -c256 -d"$((DURATION + 2))s" "http://127.0.0.1:$SNAP_PORT/api/v1/kueue/workloads" >/dev/null 2>&1 &
 HAMMER=$!
 sleep 1
 read -r hrps hp50 hp99 < <(wrk_once "healthz under load" "http://127.0.0.1:$SNAP_PORT/healthz" 1)
