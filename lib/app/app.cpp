@@ -123,6 +123,7 @@ void app::start() {
                               config_.shutdown_grace_seconds,
                               config_.tls_cert,
                               config_.tls_key};
+  options.large_answers_off_loop = true;
   server_ =
       std::make_unique<http_server>(io_, options, [this](api_request request) { return answer(std::move(request)); });
   server_->start();

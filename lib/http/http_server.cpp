@@ -2,6 +2,7 @@
 
 #include <array>
 #include <optional>
+#include <type_traits>
 
 #include <spdlog/spdlog.h>
 #include <boost/asio/as_tuple.hpp>
@@ -234,6 +235,9 @@ void http_server::start() {
     throw std::system_error(ec, "cannot listen on " + where);
   }
   bound_port_ = acceptor_.local_endpoint().port();
+  if (options_.large_answers_off_loop && !tls_) {
+    bulk_ = std::make_unique<bulk_writer>();
+  }
   asio::co_spawn(io_, accept_loop(), asio::detached);
 }
 
@@ -360,10 +364,7 @@ asio::awaitable<void> http_server::exchange_requests(Stream& stream, std::shared
     }
     format_response_head(head_bytes, shape);
     const std::array<asio::const_buffer, 2> parts{asio::buffer(head_bytes), asio::buffer(payload)};
-    connection->transport().expires_after(std::chrono::seconds(options_.idle_timeout_seconds));
-    auto [write_error, written] = co_await asio::async_write(stream, parts, use_tuple);
-    (void)written;
-    if (write_error) {
+    if (co_await send_answer(stream, parts)) {
       break;
     }
     if (!keep_alive) {
@@ -371,6 +372,21 @@ asio::awaitable<void> http_server::exchange_requests(Stream& stream, std::shared
     }
   }
   finish(connection);
+}
+
+template <class Stream>
+asio::awaitable<boost::system::error_code> http_server::send_answer(Stream& stream,
+                                                                    std::array<asio::const_buffer, 2> parts) {
+  const auto timeout = std::chrono::seconds(options_.idle_timeout_seconds);
+  if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
+    if (bulk_ && asio::buffer_size(parts) >= bulk_writer::min_bytes) {
+      co_return co_await bulk_->write(stream.socket(), parts, timeout);
+    }
+  }
+  beast::get_lowest_layer(stream).expires_after(timeout);
+  auto [error, written] = co_await asio::async_write(stream, parts, use_tuple);
+  (void)written;
+  co_return error;
 }
 
 void http_server::finish(const std::shared_ptr<session>& connection) {
@@ -406,6 +422,9 @@ void http_server::stop(std::function<void()> on_stopped) {
     for (const auto& connection : sessions_) {
       boost::system::error_code ignored_close;
       connection->socket().close(ignored_close);
+    }
+    if (bulk_) {
+      bulk_->cancel_all();  // the sockets lent to it are closed when it gives them back
     }
   });
   maybe_stopped();

@@ -1,5 +1,6 @@
 #pragma once
-// The HTTP/1.1 server: Beast on the daemon's one io_context, a coroutine per connection.
+// The HTTP/1.1 server: Beast on the daemon's one io_context, a coroutine per connection. With
+// `large_answers_off_loop`, the bytes of a large answer are written by bulk_writer's thread.
 //
 // Bounded: at most `max_connections` at once (more get 503 and are closed), requests larger
 // than `max_request_bytes` get 413/431, idle keep-alive connections close after the idle
@@ -17,6 +18,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "api/http_types.hpp"
+#include "http/bulk_writer.hpp"
 #include "http/serving_tls.hpp"
 
 namespace sextant {
@@ -31,6 +33,9 @@ struct http_server_options {
   // Both set: HTTPS with this certificate chain and key (serving_tls reloads them on change).
   std::string tls_cert = {};
   std::string tls_key = {};
+  // Answers of bulk_writer::min_bytes and more are written on a thread of their own (plain HTTP
+  // only), so that the loop's other connections, probes among them, do not wait behind them.
+  bool large_answers_off_loop = false;
 };
 
 class http_server {
@@ -58,6 +63,9 @@ class http_server {
   boost::asio::awaitable<void> serve(std::shared_ptr<session> connection);
   template <class Stream>
   boost::asio::awaitable<void> exchange_requests(Stream& stream, std::shared_ptr<session> connection);
+  template <class Stream>
+  boost::asio::awaitable<boost::system::error_code> send_answer(Stream& stream,
+                                                                std::array<boost::asio::const_buffer, 2> parts);
   void finish(const std::shared_ptr<session>& connection);
   void maybe_stopped();
 
@@ -70,7 +78,8 @@ class http_server {
   bool stopping_ = false;
   std::function<void()> on_stopped_;
   std::unique_ptr<boost::asio::steady_timer> grace_timer_;
-  std::unique_ptr<serving_tls> tls_;  // set with --tls-cert and --tls-key
+  std::unique_ptr<serving_tls> tls_;   // set with --tls-cert and --tls-key
+  std::unique_ptr<bulk_writer> bulk_;  // set with large_answers_off_loop, without TLS
 };
 
 }  // namespace sextant

@@ -79,8 +79,11 @@ struct pipelining_client {
 
 TEST_CASE("a body of megabytes arrives whole, and the connection serves the next request after it", "[http]") {
   const auto big = std::make_shared<const std::string>(numbered_body(3 * 1024 * 1024 + 17));
+  http_server_options options{"127.0.0.1", 0};
+  // Written by the loop, or lent to the bulk writer's thread and given back for the next request.
+  options.large_answers_off_loop = GENERATE(false, true);
   net::io_context io;
-  http_server server(io, http_server_options{"127.0.0.1", 0}, [big](api_request call) -> net::awaitable<api_response> {
+  http_server server(io, options, [big](api_request call) -> net::awaitable<api_response> {
     api_response response;
     if (call.target == "/big") {
       response.shared_body = big;
@@ -105,4 +108,76 @@ TEST_CASE("a body of megabytes arrives whole, and the connection serves the next
   CHECK(big_body == *big);
   CHECK(small_headers.starts_with("HTTP/1.1 200 OK\r\n"));
   CHECK(small_body == "small");
+}
+
+namespace {
+
+// A server whose /huge answer is larger than any socket buffer, and a client that asks for it and
+// never reads: the write stalls until something ends it. Any other path answers "small".
+struct stalled_answer {
+  explicit stalled_answer(http_server_options options)
+      : huge(std::make_shared<const std::string>(64 * 1024 * 1024, 'x')),
+        server(io, options,
+               [body = huge](api_request call) -> net::awaitable<api_response> {
+                 api_response response;
+                 if (call.target == "/huge") {
+                   response.shared_body = body;
+                 } else {
+                   response.body = "small";
+                 }
+                 co_return response;
+               }),
+        silent(io) {
+    server.start();
+    silent.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server.port()));
+    net::write(silent, net::buffer(std::string_view("GET /huge HTTP/1.1\r\nHost: x\r\n\r\n")));
+    io.run_for(std::chrono::milliseconds(200));  // the answer is being written, and stalls
+  }
+  // Runs the loop until `done` or 10 s have passed.
+  template <typename Condition>
+  void run_until(Condition done) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!done() && std::chrono::steady_clock::now() < deadline) {
+      io.run_for(std::chrono::milliseconds(20));
+    }
+  }
+
+  net::io_context io;
+  std::shared_ptr<const std::string> huge;
+  http_server server;
+  tcp::socket silent;
+};
+
+http_server_options with_bulk_writer(bool off_loop, int idle_timeout_seconds, int shutdown_grace_seconds) {
+  http_server_options options{"127.0.0.1", 0};
+  options.idle_timeout_seconds = idle_timeout_seconds;
+  options.shutdown_grace_seconds = shutdown_grace_seconds;
+  options.large_answers_off_loop = off_loop;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("stopping ends a large answer that a client does not read, after the grace period", "[http]") {
+  // An idle timeout far beyond the deadline: only the stop may end the write.
+  stalled_answer stalled(with_bulk_writer(GENERATE(false, true), 60, 1));
+  REQUIRE(stalled.server.open_connections() == 1);
+  bool stopped = false;
+  stalled.server.stop([&] { stopped = true; });
+  stalled.run_until([&] { return stopped; });
+  CHECK(stopped);
+  CHECK(stalled.server.open_connections() == 0);
+}
+
+TEST_CASE("a large answer that a client stops reading is given up after the idle timeout", "[http]") {
+  stalled_answer stalled(with_bulk_writer(GENERATE(false, true), 1, 5));
+  REQUIRE(stalled.server.open_connections() == 1);
+  stalled.run_until([&] { return stalled.server.open_connections() == 0; });
+  CHECK(stalled.server.open_connections() == 0);
+  // The server still answers: the loop and the writer are free of the connection given up.
+  pipelining_client next(stalled.io, stalled.server.port(),
+                         "GET /again HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  stalled.run_until([&] { return !complete_answers(next.received).empty(); });
+  REQUIRE(complete_answers(next.received).size() == 1);
+  CHECK(complete_answers(next.received)[0].body == "small");
 }
