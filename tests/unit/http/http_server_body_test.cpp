@@ -75,6 +75,19 @@ struct pipelining_client {
   std::string received;
 };
 
+// Answers `path` with `body` (shared, as a cached view's), and any other path with "small".
+http_server::handler one_large_answer(std::string path, std::shared_ptr<const std::string> body) {
+  return [path = std::move(path), body = std::move(body)](api_request call) -> net::awaitable<api_response> {
+    api_response response;
+    if (call.target == path) {
+      response.shared_body = body;
+    } else {
+      response.body = "small";
+    }
+    co_return response;
+  };
+}
+
 }  // namespace
 
 TEST_CASE("a body of megabytes arrives whole, and the connection serves the next request after it", "[http]") {
@@ -83,15 +96,7 @@ TEST_CASE("a body of megabytes arrives whole, and the connection serves the next
   // Written by the loop, or lent to the bulk writer's thread and given back for the next request.
   options.large_answers_off_loop = GENERATE(false, true);
   net::io_context io;
-  http_server server(io, options, [big](api_request call) -> net::awaitable<api_response> {
-    api_response response;
-    if (call.target == "/big") {
-      response.shared_body = big;
-    } else {
-      response.body = "small";
-    }
-    co_return response;
-  });
+  http_server server(io, options, one_large_answer("/big", big));
   server.start();
   pipelining_client client(io, server.port(),
                            "GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /small HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -117,16 +122,7 @@ namespace {
 struct stalled_answer {
   explicit stalled_answer(http_server_options options)
       : huge(std::make_shared<const std::string>(64 * 1024 * 1024, 'x')),
-        server(io, options,
-               [body = huge](api_request call) -> net::awaitable<api_response> {
-                 api_response response;
-                 if (call.target == "/huge") {
-                   response.shared_body = body;
-                 } else {
-                   response.body = "small";
-                 }
-                 co_return response;
-               }),
+        server(io, options, one_large_answer("/huge", huge)),
         silent(io) {
     server.start();
     silent.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server.port()));
