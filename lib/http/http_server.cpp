@@ -14,6 +14,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include "http/bulk_writer.hpp"
 #include "http/response_head.hpp"
 #include "kube/asio.hpp"
 

@@ -7,21 +7,24 @@
 // timeout. `stop()` closes the listener, lets requests in flight finish, closes idle
 // connections at once and any left after the grace period. With a certificate and key it
 // serves HTTPS only, and picks up a renewed certificate for new connections.
+#include <array>
 #include <functional>
 #include <memory>
 #include <set>
 #include <string>
 
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/buffer.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include "api/http_types.hpp"
-#include "http/bulk_writer.hpp"
 #include "http/serving_tls.hpp"
 
 namespace sextant {
+
+class bulk_writer;
 
 struct http_server_options {
   std::string address = "127.0.0.1";
@@ -33,8 +36,9 @@ struct http_server_options {
   // Both set: HTTPS with this certificate chain and key (serving_tls reloads them on change).
   std::string tls_cert = {};
   std::string tls_key = {};
-  // Answers of bulk_writer::min_bytes and more are written on a thread of their own (plain HTTP
-  // only), so that the loop's other connections, probes among them, do not wait behind them.
+  // Answers of bulk_writer::min_bytes (256 KB) and more are written on a thread of their own
+  // (plain HTTP only), so that the loop's other connections, probes among them, do not wait
+  // behind them.
   bool large_answers_off_loop = false;
 };
 
