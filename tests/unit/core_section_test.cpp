@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/fixtures.hpp"
+#include "support/section_views.hpp"
 
 using namespace sextant;
 using sextant::testing::fixture_cluster;
@@ -91,4 +92,36 @@ status: {}
   CHECK(first.label == "Not ready");
   CHECK_THAT(first.message, Catch::Contains("Cordoned"));
   CHECK(core::node_state(*cluster.get("", "Node", "", "gpu-2"), context).label == "Unknown");
+}
+
+TEST_CASE("a Pending pod shows the scheduler's words whatever the condition's reason", "[core][pods]") {
+  // kube-scheduler's handleSchedulingFailure (pkg/scheduler/schedule_one.go, v1.37.2) writes
+  // SchedulerError for every failure that is not a rejection: PreBind timeouts and failures.
+  fixture_cluster cluster;
+  cluster.load_yaml(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: binding, namespace: ml, uid: p2}
+spec: {containers: [{name: main, image: x}]}
+status:
+  phase: Pending
+  conditions:
+  - type: PodScheduled
+    status: "False"
+    reason: SchedulerError
+    message: 'running PreBind plugin "VolumeBinding": binding volumes: context deadline exceeded'
+    lastTransitionTime: "2026-11-29T11:30:00Z"
+)");
+  auto pod = cluster.get("", "Pod", "ml", "binding");
+  REQUIRE(pod);
+  object_state state = core::pod_state(*pod, cluster.context());
+  CHECK(state.label == "Pending");
+  CHECK(state.reason == "SchedulerError");
+  CHECK(state.message == "running PreBind plugin \"VolumeBinding\": binding volumes: context deadline exceeded");
+  json view = testing::view_of(cluster, core::pod_kind, "ml", "binding");
+  REQUIRE(view["waiting"].is_object());
+  CHECK(view["waiting"]["message"] ==
+        "running PreBind plugin \"VolumeBinding\": binding volumes: context deadline exceeded");
+  CHECK(view["waiting"]["since"] == "2026-11-29T11:30:00Z");
+  CHECK(view["waiting"]["reasons"].empty());
 }
