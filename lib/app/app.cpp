@@ -21,6 +21,8 @@
 #include "kube/live_source.hpp"
 #include "sections/registry.hpp"
 #include "snapshot/snapshot_loader.hpp"
+#include "util/scope_guard.hpp"
+#include "util/supervised_spawn.hpp"
 
 namespace sextant {
 namespace asio = boost::asio;
@@ -85,6 +87,13 @@ app::app(asio::io_context& io, daemon_config config)
     clock_ = std::make_unique<wall_clock>();
   }
   state_ = std::make_unique<daemon_state>(all_sections(), *clock_);
+  // A task that must not stop and failed: exit with an error, so that the kubelet restarts the
+  // daemon rather than leave it serving with a part dead.
+  supervisor_of(io_).on_fatal([this](const std::string& task) {
+    spdlog::critical("task {} cannot go on: stopping", task);
+    exit_code_ = 1;
+    shutdown();
+  });
 }
 
 app::~app() = default;
@@ -241,7 +250,7 @@ void app::warn_anyone_may_read() {
 
 int app::run() {
   io_.run();
-  return 0;
+  return exit_code_;
 }
 
 void app::load_settings() {
@@ -400,7 +409,8 @@ void app::evaluate_problems_now() {
   problem_pass_running_ = true;
   last_pass_began_ = std::chrono::steady_clock::now();
   state_->problems.begin(state_->context());
-  asio::co_spawn(io_, judge_problems(), asio::detached);
+  spawn_supervised(
+      io_, "problem-pass", [this] { return judge_problems(); }, on_task_failure::log_only);
 }
 
 void app::evaluate_problems_at_once() {
@@ -415,6 +425,12 @@ void app::evaluate_problems_at_once() {
 
 asio::awaitable<void> app::judge_problems() {
   using steady = std::chrono::steady_clock;
+  // A pass that throws must not leave the flag set: no pass would ever start again. The next
+  // one is scheduled as after a change (at most one a second).
+  undo_on_exception pass_guard([this] {
+    problem_pass_running_ = false;
+    schedule_problem_evaluation();
+  });
   while (!stopping_) {
     const steady::time_point started = steady::now();
     const bool done = state_->problems.step(problem_slice);
@@ -424,6 +440,7 @@ asio::awaitable<void> app::judge_problems() {
     }
     co_await asio::post(io_, asio::use_awaitable);
   }
+  pass_guard.disarm();
   problem_pass_running_ = false;
   if (stopping_) {
     co_return;
@@ -491,6 +508,9 @@ void app::register_metrics() {
                    "Answers served from the view cache without rendering.");
   metrics.describe("sextant_view_cache_bytes", metrics_registry::metric_type::gauge,
                    "Bytes of rendered answers held by the view cache.");
+  metrics.describe("sextant_task_failures_total", metrics_registry::metric_type::counter,
+                   "Long-lived tasks (watches, pollers, the accept loop, problem passes, connections) that "
+                   "failed with an exception, by task; each was logged, then restarted, ended or the daemon exited.");
   metrics.add_collector([this](metrics_registry& m) {
     problem_metrics_->collect(state_->problems, m);
     m.clear("sextant_cached_objects");
@@ -510,6 +530,9 @@ void app::register_metrics() {
     m.set("sextant_view_renders_total", {{"what", "answer"}}, static_cast<double>(views.answer_renders()));
     m.set("sextant_view_cache_hits_total", {}, static_cast<double>(views.hits()));
     m.set("sextant_view_cache_bytes", {}, static_cast<double>(views.bytes()));
+    for (const auto& [task, count] : supervisor_of(io_).failures()) {
+      m.set("sextant_task_failures_total", {{"task", task}}, static_cast<double>(count));
+    }
   });
 }
 

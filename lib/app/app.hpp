@@ -91,6 +91,7 @@ class app {
   std::optional<std::chrono::steady_clock::time_point> last_pass_began_;
   std::size_t changes_since_trim_ = 0;
   bool stopping_ = false;
+  int exit_code_ = 0;                               // 1 when a task that must not stop failed
   std::shared_ptr<kube::live_source> live_source_;  // the live cluster source, when not in snapshot mode
   std::unique_ptr<kube::document_poller> poller_;   // uses live_source_'s client, so is destroyed first
   std::unique_ptr<authenticator> authenticator_;    // --auth=kubernetes; use live_source_'s client
