@@ -60,7 +60,30 @@ unsigned short free_port() {
   return acceptor.local_endpoint().port();
 }
 
+daemon_process::daemon_process(std::vector<std::string> args, no_wait) {
+  launch(std::move(args));
+}
+
 daemon_process::daemon_process(std::vector<std::string> args) {
+  launch(std::move(args));
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    try {
+      if (http_call(port_, "GET", "/healthz").status == 200) {
+        return;
+      }
+    } catch (const std::exception&) {
+    }
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      FAIL("sextantd exited at start:\n" << log());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  FAIL("sextantd did not answer /healthz within 10 s:\n" << log());
+}
+
+void daemon_process::launch(std::vector<std::string> args) {
   port_ = free_port();
   args.insert(args.begin(), SEXTANT_BINARY);
   args.push_back("--listen");
@@ -82,21 +105,33 @@ daemon_process::daemon_process(std::vector<std::string> args) {
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
-  for (int attempt = 0; attempt < 200; ++attempt) {
-    try {
-      if (http_call(port_, "GET", "/healthz").status == 200) {
-        return;
-      }
-    } catch (const std::exception&) {
-    }
-    int status = 0;
-    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-      pid_ = -1;
-      FAIL("sextantd exited at start:\n" << log());
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
+
+bool daemon_process::running() const {
+  if (pid_ <= 0) {
+    return false;
   }
-  FAIL("sextantd did not answer /healthz within 10 s:\n" << log());
+  // WNOWAIT: look without reaping, so that stop() still reads the exit status.
+  siginfo_t info{};
+  return ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0;
+}
+
+bool daemon_process::signal(int number) const {
+  return running() && ::kill(pid_, number) == 0;
+}
+
+bool daemon_process::wait_for_log(const std::string& text, std::chrono::milliseconds timeout) const {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (log().find(text) != std::string::npos) {
+      return true;
+    }
+    if (!running()) {
+      return log().find(text) != std::string::npos;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
 }
 
 daemon_process::~daemon_process() {

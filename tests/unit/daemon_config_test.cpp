@@ -1,6 +1,8 @@
 #include "config/daemon_config.hpp"
 
+#include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include <yaml-cpp/yaml.h>
@@ -95,4 +97,37 @@ TEST_CASE("the help text: every flag stands apart from its text", "[config]") {
   }
   CHECK(options > 10);
   CHECK_THAT(sextant::usage_text(), Catch::Contains("--settings-configmap-file VALUE  A mounted ConfigMap key"));
+}
+
+TEST_CASE("a config file that is a directory, a device or has a list or mapping for a key is a clear error",
+          "[config]") {
+  auto error_of = [](const std::function<void()>& run) {
+    try {
+      run();
+    } catch (const config_error& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  daemon_config config;
+  CHECK_THAT(error_of([&] { apply_config_yaml(config, "[listen]: 127.0.0.1:9\n", "list.yaml"); }),
+             Catch::Contains("list.yaml:1") && Catch::Contains("name of a setting"));
+  CHECK_THAT(error_of([&] { apply_config_yaml(config, "? {a: b}\n: 1\n", "map.yaml"); }),
+             Catch::Contains("map.yaml:1") && Catch::Contains("name of a setting"));
+  const auto dir = std::filesystem::temp_directory_path();
+  CHECK_THAT(error_of([&] { parse_command_line({"--config", dir.string()}); }),
+             Catch::Contains("--config: cannot read " + dir.string() + ": it is a directory"));
+  // /dev/zero never ends: the read stops at the bound instead of hanging.
+  CHECK_THAT(error_of([&] { parse_command_line({"--config", "/dev/zero"}); }),
+             Catch::Contains("/dev/zero is larger than 1048576 bytes"));
+}
+
+TEST_CASE("the snapshot limits are flags and keys like every setting", "[config]") {
+  auto parsed = parse_command_line({"--max-snapshot-file-bytes", "1073741824", "--max-yaml-alias-nodes", "5000"});
+  CHECK(parsed.config.max_snapshot_file_bytes == 1073741824ULL);
+  CHECK(parsed.config.max_yaml_alias_nodes == 5000);
+  daemon_config config;
+  apply_config_yaml(config, "maxSnapshotFileBytes: 5000000000\n", "big.yaml");
+  CHECK(config.max_snapshot_file_bytes == 5000000000ULL);
+  CHECK_THROWS_AS(parse_command_line({"--max-snapshot-file-bytes", "0"}), config_error);
 }
