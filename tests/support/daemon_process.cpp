@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -52,6 +53,21 @@ http_reply http_call(unsigned short port, const std::string& method, const std::
   beast::error_code ignored;
   stream.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   return reply;
+}
+
+std::pair<int, std::string> run_to_exit(const std::string& args, int seconds) {
+  // `timeout`: a daemon that wrongly accepts what it is given would serve for ever.
+  const std::string command =
+      "timeout " + std::to_string(seconds) + " " + std::string(SEXTANT_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string output;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
+    output += buffer;
+  }
+  const int status = ::pclose(pipe);
+  return {WEXITSTATUS(status), output};
 }
 
 unsigned short free_port() {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sextant::testing {
@@ -18,6 +19,10 @@ struct http_reply {
 // One HTTP/1.1 request on a fresh connection to 127.0.0.1:port.
 http_reply http_call(unsigned short port, const std::string& method, const std::string& target,
                      const std::map<std::string, std::string>& headers = {}, const std::string& body = {});
+
+// Runs sextantd with `args` (a shell command line) to its exit, at most `seconds`: its exit code
+// and what it wrote to stdout and stderr.
+std::pair<int, std::string> run_to_exit(const std::string& args, int seconds = 30);
 
 // A free TCP port on loopback, as the kernel hands them out.
 unsigned short free_port();

@@ -25,20 +25,6 @@ std::filesystem::path scratch_dir(const std::string& name) {
   return dir;
 }
 
-std::pair<int, std::string> run_daemon(const std::string& args) {
-  // `timeout`: a setting the daemon wrongly accepts would have it serve for ever.
-  std::string command = "timeout 30 " + std::string(SEXTANT_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
-    output += buffer;
-  }
-  int status = ::pclose(pipe);
-  return {WEXITSTATUS(status), output};
-}
-
 bool kueue_workloads_enabled(unsigned short port) {
   json settings = json::parse(http_call(port, "GET", "/api/v1/settings/problems").body);
   for (const json& category : settings["categories"]) {
@@ -96,26 +82,26 @@ TEST_CASE("SIGTERM during a long snapshot load stops the daemon at once, cleanly
 
 TEST_CASE("settings the daemon could never honour stop it at start with an error that names them", "[e2e][config]") {
   auto dir = scratch_dir("start-errors");
-  auto [settings_code, settings_text] =
-      run_daemon("--snapshot " + dir.string() + " --settings-file " + (dir / "no/such/dir/settings.json").string());
+  auto [settings_code, settings_text] = testing::run_to_exit("--snapshot " + dir.string() + " --settings-file " +
+                                                             (dir / "no/such/dir/settings.json").string());
   CHECK(settings_code == 1);
   CHECK_THAT(settings_text, Catch::Contains("--settings-file") && Catch::Contains("does not exist"));
 
-  auto [directory_code, directory_text] = run_daemon("--config " + dir.string());
+  auto [directory_code, directory_text] = testing::run_to_exit("--config " + dir.string());
   CHECK(directory_code == 2);
   CHECK_THAT(directory_text, Catch::Contains("--config") && Catch::Contains("is a directory"));
 
-  auto [zero_code, zero_text] = run_daemon("--config /dev/zero");
+  auto [zero_code, zero_text] = testing::run_to_exit("--config /dev/zero");
   CHECK(zero_code == 2);
   CHECK_THAT(zero_text, Catch::Contains("/dev/zero is larger than"));
 
   std::ofstream(dir / "list-key.yaml") << "[listen]: 127.0.0.1:9\n";
-  auto [list_code, list_text] = run_daemon("--config " + (dir / "list-key.yaml").string());
+  auto [list_code, list_text] = testing::run_to_exit("--config " + (dir / "list-key.yaml").string());
   CHECK(list_code == 2);
   CHECK_THAT(list_text, Catch::Contains("list-key.yaml:1") && Catch::Contains("name of a setting"));
 
   std::ofstream(dir / "map-key.yaml") << "? {a: b}\n: 1\n";
-  auto [map_code, map_text] = run_daemon("--config " + (dir / "map-key.yaml").string());
+  auto [map_code, map_text] = testing::run_to_exit("--config " + (dir / "map-key.yaml").string());
   CHECK(map_code == 2);
   CHECK_THAT(map_text, Catch::Contains("map-key.yaml:1") && Catch::Contains("name of a setting"));
   std::filesystem::remove_all(dir);

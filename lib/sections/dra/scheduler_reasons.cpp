@@ -100,6 +100,14 @@ std::vector<pattern> build_patterns() {
       r.text = sentence;
     });
   };
+  // A text the scheduler writes as it is, with nothing to read from it.
+  auto add_literal = [&add](std::string_view text, std::string id, std::string sentence) {
+    add(text, re2::RE2::QuoteMeta(re2::StringPiece(text.data(), text.size())),
+        [id, sentence](const groups&, dra_reason& r) {
+          r.id = id;
+          r.text = sentence;
+        });
+  };
   const std::string on = std::string(nodes_placeholder);
 
   // k8s.io/dynamic-resource-allocation resourceclaim/resourceclaim.go: how a pod's claims are
@@ -177,10 +185,8 @@ std::vector<pattern> build_patterns() {
       });
 
   // k8s.io/kubernetes pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go.
-  add("resourceclaim in use", R"re(resourceclaim in use)re", [](const groups&, dra_reason& r) {
-    r.id = "claim-in-use";
-    r.text = "A claim is in use by other pods and cannot be reserved for this one.";
-  });
+  add_literal("resourceclaim in use", "claim-in-use",
+              "A claim is in use by other pods and cannot be reserved for this one.");
   add("is in the process of being allocated", R"re(resource claim (\S+) is in the process of being allocated)re",
       [](const groups& m, dra_reason& r) {
         r.id = "claim-being-allocated";
@@ -295,31 +301,16 @@ std::vector<pattern> build_patterns() {
         r.text = "Claim " + r.claim + " got " + m[2] + " while the scheduler was binding it; it tries again.";
       });
   // PostFilter: what the scheduler undid so that the next attempt can succeed.
-  add("deallocation of ResourceClaim completed", R"re(deallocation of ResourceClaim completed)re",
-      [](const groups&, dra_reason& r) {
-        r.id = "claim-deallocated";
-        r.text = "The scheduler released a claim's allocation to try again.";
-      });
-  add("deletion of ResourceClaim completed", R"re(deletion of ResourceClaim completed)re",
-      [](const groups&, dra_reason& r) {
-        r.id = "claim-deleted-for-retry";
-        r.text = "The scheduler deleted a claim it had made to try again.";
-      });
-  add("deallocation and deletion of ResourceClaims completed",
-      R"re(deallocation and deletion of ResourceClaims completed)re", [](const groups&, dra_reason& r) {
-        r.id = "claims-released-for-retry";
-        r.text = "The scheduler released claims' allocations and deleted a claim it had made, to try again.";
-      });
-  add("deallocation of PodGroup ResourceClaim completed", R"re(deallocation of PodGroup ResourceClaim completed)re",
-      [](const groups&, dra_reason& r) {
-        r.id = "podgroup-claim-deallocated";
-        r.text = "The scheduler released the allocation of a PodGroup's claim to try again.";
-      });
-  add("ResourceClaim unreserved for PodGroup", R"re(ResourceClaim unreserved for PodGroup)re",
-      [](const groups&, dra_reason& r) {
-        r.id = "podgroup-claim-unreserved";
-        r.text = "The scheduler removed a PodGroup's reservation of a claim to try again.";
-      });
+  add_literal("deallocation of ResourceClaim completed", "claim-deallocated",
+              "The scheduler released a claim's allocation to try again.");
+  add_literal("deletion of ResourceClaim completed", "claim-deleted-for-retry",
+              "The scheduler deleted a claim it had made to try again.");
+  add_literal("deallocation and deletion of ResourceClaims completed", "claims-released-for-retry",
+              "The scheduler released claims' allocations and deleted a claim it had made, to try again.");
+  add_literal("deallocation of PodGroup ResourceClaim completed", "podgroup-claim-deallocated",
+              "The scheduler released the allocation of a PodGroup's claim to try again.");
+  add_literal("ResourceClaim unreserved for PodGroup", "podgroup-claim-unreserved",
+              "The scheduler removed a PodGroup's reservation of a claim to try again.");
 
   // k8s.io/dynamic-resource-allocation structured/internal/*/allocator_*.go: the allocator's
   // errors about a claim or class (SchedulerError), and its per-node refusal.
@@ -400,10 +391,8 @@ std::vector<pattern> build_patterns() {
     r.claim = name_part(m[1]);
     r.text = "A constraint of claim " + r.claim + " is of a kind the scheduler does not know.";
   });
-  add("filter operation aborted", R"re(filter operation aborted)re", [](const groups&, dra_reason& r) {
-    r.id = "allocation-stopped";
-    r.text = "The scheduler stopped allocating devices before it had an answer; it tries again.";
-  });
+  add_literal("filter operation aborted", "allocation-stopped",
+              "The scheduler stopped allocating devices before it had an answer; it tries again.");
   return p;
 }
 
