@@ -81,6 +81,13 @@ boost::asio::awaitable<void> keep_running(std::string task, Factory make) {
   }
 }
 
+// Runs `make()` inside a coroutine, so that a factory that throws before its first suspension
+// is caught like any other failure of the task.
+template <typename Factory>
+boost::asio::awaitable<void> run_once(Factory make) {
+  co_await make();
+}
+
 }  // namespace detail
 
 // Runs the coroutine `make()` returns on `executor` under `task`'s name, as `policy` says.
@@ -98,16 +105,17 @@ void spawn_supervised(const Executor& executor, std::string task, Factory make, 
                           });
     return;
   }
-  boost::asio::co_spawn(executor, make(), [executor, task, policy](const std::exception_ptr& error) {
-    if (!error) {
-      return;
-    }
-    task_supervisor& supervisor = supervisor_of(boost::asio::query(executor, boost::asio::execution::context));
-    supervisor.failed(task, error, policy);
-    if (policy == on_task_failure::exit) {
-      supervisor.fatal(task);
-    }
-  });
+  boost::asio::co_spawn(
+      executor, detail::run_once(std::move(make)), [executor, task, policy](const std::exception_ptr& error) {
+        if (!error) {
+          return;
+        }
+        task_supervisor& supervisor = supervisor_of(boost::asio::query(executor, boost::asio::execution::context));
+        supervisor.failed(task, error, policy);
+        if (policy == on_task_failure::exit) {
+          supervisor.fatal(task);
+        }
+      });
 }
 
 // An io_context stands for its executor.

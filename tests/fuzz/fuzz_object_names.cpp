@@ -14,9 +14,14 @@
 
 namespace {
 
-bool matches(const std::string& text, const char* pattern) {
-  return std::regex_match(text, std::regex(pattern));
+bool matches(const std::string& text, const std::regex& pattern) {
+  return std::regex_match(text, pattern);
 }
+
+const std::regex namespace_pattern(R"(^[a-z0-9]([-a-z0-9]*[a-z0-9])?$)");
+const std::regex value_pattern(R"(^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$)");
+const std::regex key_pattern(R"(^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$)");
+const std::regex float_pattern(R"(^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$)");
 
 }  // namespace
 
@@ -35,11 +40,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)sextant::yaml_core_float(text);
     return 0;
   }
-  const bool ns = text.size() <= 63 && matches(text, R"(^[a-z0-9]([-a-z0-9]*[a-z0-9])?$)");
+  const bool ns = text.size() <= 63 && matches(text, namespace_pattern);
   if (sextant::valid_namespace(text) != ns) {
     std::abort();
   }
-  const bool value = text.size() <= 63 && matches(text, R"(^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$)");
+  const bool value = text.size() <= 63 && matches(text, value_pattern);
   if (sextant::valid_label_value(text) != value) {
     std::abort();
   }
@@ -49,11 +54,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string prefix = slash == std::string::npos ? "" : text.substr(0, slash);
   const std::string name = slash == std::string::npos ? text : text.substr(slash + 1);
   const bool key = prefix.size() <= 253 && name.size() <= 63 &&
-                   matches(text, R"(^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$)");
+                   matches(text, key_pattern);
   if (sextant::valid_label_key(text) != key) {
     std::abort();
   }
-  const bool number = matches(text, R"(^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$)");
+  const bool number = matches(text, float_pattern);
   if (sextant::yaml_core_float(text) != number) {
     std::abort();
   }

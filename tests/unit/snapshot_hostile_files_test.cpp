@@ -154,7 +154,7 @@ TEST_CASE("an unreadable directory or file is reported with the reason", "[loade
   INFO(seen);
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 0);
-  CHECK_THAT(seen, Catch::Contains("locked: directory cannot be read: Permission denied"));
+  CHECK_THAT(seen, Catch::Contains("locked:0: directory cannot be read: Permission denied"));
   CHECK_THAT(seen, Catch::Contains("secret.yaml:0: cannot read ") && Catch::Contains("secret.yaml: Permission denied"));
   CHECK_THAT(seen, Catch::Contains("loaded 1\n"));
   fs::remove_all(dir);
