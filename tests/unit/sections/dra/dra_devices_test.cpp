@@ -240,6 +240,7 @@ status:
     devices:
       results: [{request: gpu, driver: gpu.example.com, pool: )" +
                     worker + R"(, device: gpu-0}]
+---
 )" + holder_claims());
   testing::mark_complete(cluster);
   computed_list list = dra::list_devices(cluster.context());
