@@ -147,7 +147,7 @@ class argv_judge {
       short_option_values(k + 1, end, {"-a"});
     } else if (is_one_of(program, {"mysql", "mariadb", "mysqladmin", "mysqldump", "mysqlsh"})) {
       for (std::size_t i = k + 1; i < end; ++i) {
-        if (word(i).size() > 2 && word(i).starts_with("-p")) {
+        if (word(i).size() > 2 && equals_lowered(word(i).substr(0, 2), "-p")) {
           hide(i, 2);
         }
       }
@@ -155,21 +155,23 @@ class argv_judge {
       short_option_values(k + 1, end, {"-u", "-U", "--user", "--proxy-user"});
       for (std::size_t i = k + 1; i < end; ++i) {
         const std::string_view w = word(i);
-        if (w.starts_with("--user=") || w.starts_with("--proxy-user=")) {
+        if (equals_lowered(w.substr(0, std::min<std::size_t>(w.size(), 7)), "--user=") ||
+            equals_lowered(w.substr(0, std::min<std::size_t>(w.size(), 13)), "--proxy-user=")) {
           hide(i, w.find('=') + 1);
         }
       }
     }
   }
 
-  // `-p VALUE` and `-pVALUE` for each of `options` among words [begin, end).
+  // `-p VALUE` and `-pVALUE` for each of `options` among words [begin, end), in either case: when
+  // unsure, hide (mysql's -P is a port; hiding it costs nothing).
   void short_option_values(std::size_t begin, std::size_t end, std::initializer_list<std::string_view> options) {
     for (std::size_t i = begin; i < end; ++i) {
       const std::string_view w = word(i);
       for (std::string_view option : options) {
-        if (w == option && i + 1 < end) {
+        if (equals_lowered(w, option) && i + 1 < end) {
           hide(i + 1);
-        } else if (option.size() == 2 && w.size() > 2 && w.starts_with(option)) {
+        } else if (option.size() == 2 && w.size() > 2 && equals_lowered(w.substr(0, 2), option)) {
           hide(i, 2);
         }
       }
