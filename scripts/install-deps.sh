@@ -12,7 +12,7 @@ set -euo pipefail
 build_packages=(
   build-essential cmake ninja-build pkg-config
   libboost1.81-dev libssl-dev
-  nlohmann-json3-dev libsimdjson-dev libyaml-cpp-dev libspdlog-dev libfmt-dev zlib1g-dev
+  nlohmann-json3-dev libsimdjson-dev libyaml-cpp-dev libyaml-dev libspdlog-dev libfmt-dev zlib1g-dev
 )
 test_packages=(
   catch2 clang libclang-rt-14-dev clang-format curl python3 python3-yaml python3-pip rsync time golang-go ccache
