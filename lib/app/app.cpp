@@ -94,6 +94,7 @@ void app::start() {
     throw std::runtime_error(error);
   }
   state_->per_caller_views = effective_auth(config_) == "kubernetes";
+  state_->metrics_permission_path = config_.metrics_permission_path;
   load_settings();
   register_metrics();
   monitor_ = std::make_unique<loop_monitor>(io_, state_->metrics);

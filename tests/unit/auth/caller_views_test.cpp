@@ -53,7 +53,7 @@ struct policy_daemon {
 // Alice reads Kueue in team-a, and the cluster's queues; nothing of team-b.
 bool alice_may(const access_check& check) {
   if (check.non_resource()) {
-    return check.path == "/metrics" && check.verb == "get";
+    return check.path == "/sextant/metrics" && check.verb == "get";
   }
   if (check.group == "kueue.x-k8s.io" && (check.resource == "clusterqueues" || check.resource == "resourceflavors")) {
     return true;
@@ -170,6 +170,18 @@ TEST_CASE("problems and metrics leave out what the caller may not list", "[auth]
 
   policy_daemon stranger([](const access_check&) { return false; });
   CHECK(stranger.ask("GET", "/metrics").status == 403);
+}
+
+TEST_CASE("/metrics needs get on /sextant/metrics, not the /metrics that also opens the API server's", "[auth]") {
+  // A Prometheus whose ClusterRole grants `get /metrics` (kubelets, the API server) reads no
+  // sextantd metrics by that alone: the daemon's own URL is asked for.
+  policy_daemon scraper([](const access_check& check) { return check.non_resource() && check.path == "/metrics"; });
+  CHECK(scraper.ask("GET", "/metrics").status == 403);
+  policy_daemon own([](const access_check& check) { return check.non_resource() && check.path == "/sextant/metrics"; });
+  CHECK(own.ask("GET", "/metrics").status == 200);
+  // --metrics-permission-path /metrics: for those who choose the wider grant.
+  scraper.demo.state.metrics_permission_path = "/metrics";
+  CHECK(scraper.ask("GET", "/metrics").status == 200);
 }
 
 TEST_CASE("changing problem settings needs put on /sextant/settings/problems", "[auth]") {
