@@ -124,8 +124,13 @@ TEST_CASE("details need get, and joined objects the caller may not read are only
     CHECK(entry == json({{"hidden", "you may not read localqueues in team-b"}}));
   }
   CHECK(cut["name"] == "gpu-shared");
-  CHECK(cut.dump().find("research") == std::string::npos);
-  CHECK(whole.dump().find("research") != std::string::npos);
+  // Its cohort is a Cohort alice may not get: the link is hidden. Its name stays, as in the
+  // list of Cluster Queues she may read (details = summary + blocks).
+  CHECK(cut["cohortLink"] == json({{"hidden", "you may not read cohorts"}}));
+  CHECK(cut["cohort"] == whole["cohort"]);
+  // team-b's Local Queue (also named research) is said to be there, never named.
+  CHECK(whole["localQueues"].dump().find("\"research\"") != std::string::npos);
+  CHECK(cut["localQueues"].dump().find("\"research\"") == std::string::npos);
   // gpu-a100's waiting Workloads are all team-a's: shown as they are.
   CHECK(alice.get("/api/v1/kueue/clusterqueues/gpu-a100").second["waiting"] ==
         everyone.get("/api/v1/kueue/clusterqueues/gpu-a100").second["waiting"]);
