@@ -371,7 +371,7 @@ std::unique_ptr<answer_work> api_router::dispatch(const api_request& request, co
         return *bad;
       }
       if (access_) {
-        if (auto refusal = refused(access_check::on_path("get", "/metrics"))) {
+        if (auto refusal = refused(access_check::on_path("get", state_.metrics_permission_path))) {
           return *refusal;
         }
       }
