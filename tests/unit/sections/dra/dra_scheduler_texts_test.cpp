@@ -3,7 +3,7 @@
 // as written on its own, inside the "0/N nodes are available" histogram, and wrapped the way
 // the framework wraps a PreBind error. The texts are pinned in tests/fixtures/dra/
 // scheduler-texts.tsv with the upstream file and line of each; a version bump that rewords one
-// shows up there as a diff (tests/apiserver/cmd/schedulertexts checks them against the modules).
+// shows up there as a diff (tests/apiserver/scheduler_texts.sh checks them against the modules).
 #include <fstream>
 #include <set>
 #include <sstream>
