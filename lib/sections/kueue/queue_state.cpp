@@ -7,6 +7,23 @@
 namespace sextant::kueue {
 namespace {
 
+// Kueue lists every reason a Cluster Queue cannot admit in one message, the stop first, and
+// writes the first as the reason: "Can't admit new workloads: is stopped, references missing
+// ResourceFlavor(s): [h100]." (pkg/cache/scheduler/clusterqueue.go:311-363 at v0.19.2). What
+// follows the stop is a fault of its own; empty when the stop is all.
+std::string fault_besides_stop(const std::string& message) {
+  static constexpr std::string_view stopped = "is stopped, ";
+  std::size_t at = message.find(stopped);
+  if (at == std::string::npos) {
+    return {};
+  }
+  std::string rest = message.substr(at + stopped.size());
+  if (rest.ends_with('.')) {
+    rest.pop_back();
+  }
+  return rest;
+}
+
 // Both queue kinds read the same way: the Active condition decides; a stop and a deletion are
 // said as such, anything else is inactive with Kueue's own message.
 object_state queue_state(const cached_object& queue, std::string_view what) {
@@ -18,6 +35,11 @@ object_state queue_state(const cached_object& queue, std::string_view what) {
       state.label = "Active";
     } else if (state.reason == "Stopped") {
       state.label = "Stopped";
+      if (!fault_besides_stop(state.message).empty()) {
+        state.message +=
+            " It stays inactive when the stop is lifted: besides the stop, Kueue finds it "
+            "misconfigured.";
+      }
     } else if (state.reason == "Terminating") {
       state.label = "Terminating";
     } else {
@@ -51,6 +73,27 @@ std::string chain_text(const std::vector<std::string>& names) {
 }
 
 }  // namespace
+
+std::optional<time_point> queue_fault_since(const cached_object& queue) {
+  const packed_value* active = condition_of(queue.body(), "Active");
+  if (active == nullptr || condition_true(active) || string_or(*active, {"reason"}) == "Stopped") {
+    return std::nullopt;
+  }
+  // Kueue sets the condition with SetStatusCondition, which keeps lastTransitionTime while the
+  // status stays False (clusterqueue_controller.go:538, localqueue_controller.go:686): lifting a
+  // stop from a misconfigured queue changes only the reason, and the time is the stop's. A spec
+  // never edited (generation 1) cannot have had its stop lifted.
+  std::optional<std::int64_t> generation = get_int(queue.body(), {"metadata", "generation"});
+  if (generation && *generation > 1) {
+    return std::nullopt;
+  }
+  return transition_time(active);
+}
+
+std::optional<time_point> queue_active_since(const cached_object& queue) {
+  const packed_value* active = condition_of(queue.body(), "Active");
+  return condition_true(active) ? transition_time(active) : std::nullopt;
+}
 
 std::vector<std::string> cohort_loop(const std::string& cohort, const view_context& context) {
   std::vector<std::string> chain{cohort};
@@ -86,8 +129,29 @@ object_state cluster_queue_state(const cached_object& queue, const view_context&
   return state;
 }
 
-object_state local_queue_state(const cached_object& queue, const view_context&) {
-  return queue_state(queue, "Local Queue");
+object_state local_queue_state(const cached_object& queue, const view_context& context) {
+  object_state state = queue_state(queue, "Local Queue");
+  // Kueue checks a Local Queue's stop before its Cluster Queue (localqueue_controller.go:194-196):
+  // "LocalQueue is stopped" hides a Cluster Queue that keeps it inactive once the stop is lifted.
+  std::string cluster_name = string_or(queue.body(), {"spec", "clusterQueue"});
+  if (state.label != "Stopped" || cluster_name.empty()) {
+    return state;
+  }
+  object_ptr cluster = context.store.get(cluster_queue_kind, "", cluster_name);
+  std::string fault;
+  if (!cluster && list_complete(context, cluster_queue_kind)) {
+    fault = "does not exist";
+  } else if (cluster && cluster_queue_state(*cluster, context).label == "Inactive") {
+    fault = "is inactive";
+  }
+  if (!fault.empty()) {
+    state.message += std::string(state.message.empty() || state.message.ends_with('.') ? "" : ".") +
+                     (state.message.empty() ? "" : " ") +
+                     "It stays inactive when the stop is lifted: its Cluster "
+                     "Queue " +
+                     cluster_name + " " + fault + ".";
+  }
+  return state;
 }
 
 object_state admission_check_state(const cached_object& check, const view_context&) {

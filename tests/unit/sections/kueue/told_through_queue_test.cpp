@@ -175,20 +175,48 @@ TEST_CASE("a Workload held up by its queue is told through the queue", "[kueue][
              Catch::StartsWith("Waits because its Cluster Queue cycling-cq is inactive: Kueue admits no Workload from "
                                "it: its Cohort chain loops (loop → loop-b → loop)"));
   object_state f = state_of(cluster, "f");
-  CHECK(f.label == "Pending");  // as the scheduler wrote it; the queue says why
+  CHECK(f.label == "Inadmissible");  // held by a queue Kueue cannot use, whatever reason the scheduler wrote
+  CHECK(f.reason == "Pending");
   CHECK_THAT(f.message, Catch::Contains("loop → loop-b → loop"));
 
   // Active, and no cycle among the Cohorts read, yet the scheduler calls it inactive: said as a maybe.
   json unexplained = blocked_by(cluster, "u", "to-unexplained", "Pending", "ClusterQueue unexplained-cq is inactive");
   CHECK(unexplained["state"]["label"] == "Active");
   CHECK_THAT(unexplained["message"].get<std::string>(), Catch::Contains("may have a cycle"));
-  CHECK(state_of(cluster, "u").label == "Pending");
+  CHECK(state_of(cluster, "u").label == "Inadmissible");
 
   // A Workload waiting for quota in healthy queues is held by none.
   json none = blocked_by(
       cluster, "g", "to-healthy", "Pending",
       "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed");
   CHECK(none.is_null());
+}
+
+TEST_CASE("a Workload held by a Cohort cycle reads Inadmissible with or without UnadmittedWorkloadsObservability",
+          "[kueue][workloads][queues]") {
+  // The scheduler writes "ClusterQueue <cq> is inactive" for a queue under a cycle with the
+  // reason the gate picks: Suspended with it, Pending without (pkg/scheduler/scheduler.go:677-679,
+  // 1172; pkg/workload/workload.go:1626-1631). Both are the same wait: held by a queue Kueue
+  // cannot use.
+  fixture_cluster cluster;
+  cluster.load_yaml(queues_holding_workloads);
+  for (const char* reason : {"Pending", "Suspended"}) {
+    const std::string name = std::string("cycle-") + reason;
+    json blocker = blocked_by(cluster, name, "to-cycle", reason, "ClusterQueue cycling-cq is inactive");
+    CHECK(blocker["name"] == "cycling-cq");
+    object_state state = state_of(cluster, name);
+    INFO(reason);
+    CHECK(state.label == "Inadmissible");
+    CHECK(state.reason == reason);
+    CHECK_THAT(state.message, Catch::StartsWith("Waits because its Cluster Queue cycling-cq is inactive"));
+  }
+  // A stop reads Pending whichever reason the gate picks (workload_controller.go:1125-1129).
+  for (const char* reason : {"Inadmissible", "Suspended"}) {
+    const std::string name = std::string("stopped-") + reason;
+    blocked_by(cluster, name, "to-stopped", reason, "ClusterQueue stopped-cq is stopped");
+    INFO(reason);
+    CHECK(state_of(cluster, name).label == "Pending");
+  }
 }
 
 TEST_CASE("a Cluster Queue in a Cohort cycle is Inactive, on its page and its Cohort's", "[kueue][queues][cohorts]") {
