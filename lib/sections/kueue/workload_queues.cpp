@@ -82,7 +82,7 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
   object_state local_state = local_queue_state(*local, context);
   const bool local_blames_cluster_queue =
       local_state.reason == "ClusterQueueDoesNotExist" || local_state.reason == "ClusterQueueIsInactive";
-  if (local_state.label != "Active" && !local_blames_cluster_queue) {
+  auto held_by_local_queue = [&] {
     return queue_blocker{local_queue_kind,
                          std::string(workload.namespace_),
                          local_name,
@@ -90,6 +90,9 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
                          local_state,
                          held_sentence("Local Queue", local_name, *local, local_state),
                          queue_fault_since(*local)};
+  };
+  if (local_state.label != "Active" && !local_blames_cluster_queue) {
+    return held_by_local_queue();
   }
 
   std::string cluster_name = string_or(local->body(), {"spec", "clusterQueue"});
@@ -138,13 +141,7 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
                          std::nullopt};
   }
   if (local_blames_cluster_queue) {
-    return queue_blocker{local_queue_kind,
-                         std::string(workload.namespace_),
-                         local_name,
-                         true,
-                         local_state,
-                         held_sentence("Local Queue", local_name, *local, local_state),
-                         queue_fault_since(*local)};
+    return held_by_local_queue();
   }
   return std::nullopt;
 }

@@ -4,6 +4,7 @@
 // Ready conditions. Written from the v26.7.0 and v23.6 schemas.
 #include <catch2/catch.hpp>
 
+#include "gpu_operator_test_support.hpp"
 #include "problems/problem_engine.hpp"
 #include "sections/core/core_section.hpp"
 #include "sections/gpu_operator/gpu_operator_reading.hpp"
@@ -12,21 +13,11 @@
 
 using namespace sextant;
 using namespace sextant::gpu_operator;
+using sextant::gpu_operator_test::component_row;
 using sextant::testing::at;
 using sextant::testing::fixture_cluster;
 
 namespace {
-
-const json& component_row(const json& view, const std::string& component) {
-  for (const json& r : view["components"]) {
-    if (r["component"] == component) {
-      return r;
-    }
-  }
-  static const json none;
-  FAIL("no component row " << component);
-  return none;
-}
 
 struct judge {
   section gpu = make_section();

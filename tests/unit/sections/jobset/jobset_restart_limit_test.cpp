@@ -122,15 +122,6 @@ std::vector<problem> problems_of(const char* yaml, const char* when) {
   return engine.current();
 }
 
-const problem* problem_named(const std::vector<problem>& problems, const std::string& name) {
-  for (const problem& p : problems) {
-    if (p.name == name) {
-      return &p;
-    }
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 TEST_CASE("RestartJob's restarts count toward maxRestarts", "[jobset][restarts]") {

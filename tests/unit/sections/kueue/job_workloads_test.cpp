@@ -13,21 +13,6 @@ using sextant::testing::fixture_cluster;
 
 namespace {
 
-const char* healthy_queues = R"(
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cluster-queue}
-status:
-  conditions: [{type: Active, status: "True", reason: Ready, message: Can admit new workloads, lastTransitionTime: "2026-11-29T09:00:00Z"}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: user-queue, namespace: default}
-spec: {clusterQueue: cluster-queue}
-status:
-  conditions: [{type: Active, status: "True", reason: Ready, message: Can submit new workloads to localQueue, lastTransitionTime: "2026-11-29T09:00:00Z"}]
-)";
-
 json admitted() {
   return json::array({condition("QuotaReserved", "True", "QuotaReserved",
                                 "Quota reserved in ClusterQueue cluster-queue", "2026-11-29T10:00:00Z"),

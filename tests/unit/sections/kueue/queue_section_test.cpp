@@ -184,20 +184,8 @@ status:
 
 TEST_CASE("a prebuilt Workload is found by the name the job gives", "[kueue][queue-section]") {
   fixture_cluster cluster;
+  cluster.load_yaml(healthy_queues);
   cluster.load_yaml(R"(
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cluster-queue}
-status:
-  conditions: [{type: Active, status: "True", reason: Ready, message: Can admit new workloads, lastTransitionTime: "2026-11-29T09:00:00Z"}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: user-queue, namespace: default}
-spec: {clusterQueue: cluster-queue}
-status:
-  conditions: [{type: Active, status: "True", reason: Ready, message: Can submit new workloads to localQueue, lastTransitionTime: "2026-11-29T09:00:00Z"}]
----
 apiVersion: batch/v1
 kind: Job
 metadata:
