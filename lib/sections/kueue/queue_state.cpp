@@ -115,16 +115,28 @@ std::vector<std::string> cohort_loop(const std::string& cohort, const view_conte
 
 object_state cluster_queue_state(const cached_object& queue, const view_context& context) {
   object_state state = queue_state(queue, "Cluster Queue");
-  // Kueue has no condition for a Cohort cycle: it keeps Active=True and admits nothing.
-  if (state.label == "Active") {
-    if (std::string cohort = cohort_of(queue.body()); !cohort.empty()) {
-      if (std::vector<std::string> loop = cohort_loop(cohort, context); !loop.empty()) {
-        return {"Inactive", "",
-                "Kueue admits no Workload from it: its Cohort chain loops (" + chain_text(loop) +
-                    "), and Kueue disables every Cluster Queue under a cycle until the cycle is removed. Its "
-                    "Active condition stays True: Kueue writes no condition for a cycle."};
-      }
+  // Kueue has no reason for a Cohort cycle. A queue already there when the cycle forms keeps
+  // Active=True and admits nothing; one made under a cycle is never evaluated (its cohort tree
+  // update fails first, pkg/cache/scheduler/clusterqueue.go:161-165) and Kueue writes Active=False
+  // with the reason and message of an active one, "Ready" and "Can admit new workloads"
+  // (clusterqueue.go:365, cache.go:389-400 at v0.19.2).
+  const bool never_evaluated = state.label == "Inactive" && state.reason == "Ready";
+  if (state.label != "Active" && !never_evaluated) {
+    return state;
+  }
+  if (std::string cohort = cohort_of(queue.body()); !cohort.empty()) {
+    if (std::vector<std::string> loop = cohort_loop(cohort, context); !loop.empty()) {
+      return {"Inactive", "",
+              "Kueue admits no Workload from it: its Cohort chain loops (" + chain_text(loop) +
+                  "), and Kueue disables every Cluster Queue under a cycle until the cycle is removed. " +
+                  (never_evaluated ? "Its Active condition is False with reason Ready: Kueue writes that for a "
+                                     "Cluster Queue made under a cycle."
+                                   : "Its Active condition stays True: Kueue writes no condition for a cycle.")};
     }
+  }
+  if (never_evaluated) {
+    state.message = "Kueue reports it inactive with reason Ready (\"" + state.message +
+                    "\"): it has not evaluated this queue, as for one made under a Cohort cycle.";
   }
   return state;
 }

@@ -239,6 +239,40 @@ TEST_CASE("a Cluster Queue in a Cohort cycle is Inactive, on its page and its Co
         "Active");
 }
 
+TEST_CASE("a Cluster Queue made under a Cohort cycle, which Kueue reports False with reason Ready, is the cycle's",
+          "[kueue][queues][cohorts]") {
+  // Kueue never evaluates a Cluster Queue made under a cycle (its cohort tree update fails first,
+  // pkg/cache/scheduler/clusterqueue.go:161-165) and writes Active=False with an active queue's
+  // reason and message (clusterqueue.go:365, cache.go:389-400 at v0.19.2); seen live in
+  // tests/integration/kueue_live_test.cpp.
+  fixture_cluster cluster;
+  cluster.load_yaml(queues_holding_workloads);
+  cluster.load_yaml(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: made-in-cycle, generation: 1}
+spec: {cohortName: loop}
+status:
+  conditions: [{type: Active, status: "False", reason: Ready, message: Can admit new workloads, lastTransitionTime: "2026-11-29T09:00:00Z"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: never-evaluated, generation: 1}
+spec: {cohortName: not-read}
+status:
+  conditions: [{type: Active, status: "False", reason: Ready, message: Can admit new workloads, lastTransitionTime: "2026-11-29T09:00:00Z"}]
+)");
+  view_context context = cluster.context();
+  object_state made = cluster_queue_state(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "made-in-cycle"), context);
+  CHECK(made.label == "Inactive");
+  CHECK_THAT(made.message, Catch::Contains("loop → loop-b → loop"));
+  CHECK_THAT(made.message, Catch::Contains("False with reason Ready"));
+  object_state unexplained =
+      cluster_queue_state(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "never-evaluated"), context);
+  CHECK(unexplained.label == "Inactive");
+  CHECK_THAT(unexplained.message, Catch::Contains("has not evaluated this queue"));
+}
+
 TEST_CASE("a Local Queue's details say whether its Cluster Queue exists", "[kueue][queues]") {
   fixture_cluster cluster;
   cluster.load_yaml(queues_holding_workloads);
