@@ -25,7 +25,7 @@ metadata: {name: job-restarts, namespace: ml, uid: uid-job-restarts, creationTim
 spec:
   failurePolicy:
     maxRestarts: 3
-    rules: [{name: retry-one, action: RestartJob, onJobFailureReasons: [PodFailurePolicy]}]
+    rules: [{name: retryOne, action: RestartJob, onJobFailureReasons: [PodFailurePolicy]}]
   replicatedJobs: [{name: workers, replicas: 2, template: {}}]
 status:
   restarts: 1
@@ -39,7 +39,7 @@ metadata: {name: ignored-job-restarts, namespace: ml, uid: uid-ignored-job-resta
 spec:
   failurePolicy:
     maxRestarts: 3
-    rules: [{name: retry-one, action: RestartJobAndIgnoreMaxRestarts}]
+    rules: [{name: retryOne, action: RestartJobAndIgnoreMaxRestarts}]
   replicatedJobs: [{name: workers, replicas: 2, template: {}}]
 status:
   restarts: 1
