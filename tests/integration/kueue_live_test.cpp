@@ -274,9 +274,11 @@ TEST_CASE(
   CHECK(condition_of(then_stopped, "Active").value("message", "") == both);
   CHECK(transition_time_of(then_stopped, "Active") == misconfigured_since);
 
-  // sextantd: Stopped, saying the queue stays inactive once the stop is lifted; no problem.
-  json stopped_view = view_of("/api/v1/kueue/clusterqueues/stopped-first", labelled("Stopped"));
-  CHECK(stopped_view["state"]["label"] == "Stopped");
+  // sextantd: inactive for another reason than the stop (a kueue-queues problem once 2 minutes
+  // have passed), saying the queue stays inactive once the stop is lifted.
+  json stopped_view = view_of("/api/v1/kueue/clusterqueues/stopped-first", labelled("Inactive"));
+  CHECK(stopped_view["state"]["label"] == "Inactive");
+  CHECK(stopped_view["state"]["reason"] == "Stopped");
   CHECK(stopped_view["state"]["message"] ==
         both + " It stays inactive when the stop is lifted: besides the stop, Kueue finds it misconfigured.");
 

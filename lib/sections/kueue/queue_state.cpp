@@ -33,13 +33,15 @@ object_state queue_state(const cached_object& queue, std::string_view what) {
     object_state state{"", string_or(*active, {"reason"}), string_or(*active, {"message"})};
     if (condition_true(active)) {
       state.label = "Active";
+    } else if (state.reason == "Stopped" && !fault_besides_stop(state.message).empty()) {
+      // Inactive for another reason than the stop: Kueue writes only its first reason, the stop,
+      // and names the fault in the message; lifting the stop leaves the queue inactive.
+      state.label = "Inactive";
+      state.message +=
+          " It stays inactive when the stop is lifted: besides the stop, Kueue finds it "
+          "misconfigured.";
     } else if (state.reason == "Stopped") {
       state.label = "Stopped";
-      if (!fault_besides_stop(state.message).empty()) {
-        state.message +=
-            " It stays inactive when the stop is lifted: besides the stop, Kueue finds it "
-            "misconfigured.";
-      }
     } else if (state.reason == "Terminating") {
       state.label = "Terminating";
     } else {
@@ -76,8 +78,11 @@ std::string chain_text(const std::vector<std::string>& names) {
 
 std::optional<time_point> queue_fault_since(const cached_object& queue) {
   const packed_value* active = condition_of(queue.body(), "Active");
-  if (active == nullptr || condition_true(active) || string_or(*active, {"reason"}) == "Stopped") {
+  if (active == nullptr || condition_true(active)) {
     return std::nullopt;
+  }
+  if (string_or(*active, {"reason"}) == "Stopped" && fault_besides_stop(string_or(*active, {"message"})).empty()) {
+    return std::nullopt;  // a stop alone is no fault
   }
   // Kueue sets the condition with SetStatusCondition, which keeps lastTransitionTime while the
   // status stays False (clusterqueue_controller.go:538, localqueue_controller.go:686): lifting a

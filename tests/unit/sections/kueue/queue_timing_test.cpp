@@ -8,6 +8,7 @@
 #include "kueue_test_support.hpp"
 #include "problems/problem_engine.hpp"
 #include "sections/kueue/kueue_section.hpp"
+#include "sections/kueue/workload_reading.hpp"
 
 using namespace sextant;
 using namespace sextant::kueue;
@@ -74,22 +75,29 @@ status:
 
 }  // namespace
 
-TEST_CASE("a Cluster Queue stopped and misconfigured is Stopped, and says it stays inactive once the stop is lifted",
+TEST_CASE("a Cluster Queue stopped and misconfigured is inactive for its fault, a problem before and after the lift",
           "[kueue][queues][problems]") {
   fixture_cluster cluster;
   cluster.load_yaml(stopped_and_misconfigured);
   judge problems;
   object_state stopped =
       cluster_queue_state(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "gpu-a"), cluster.context());
-  CHECK(stopped.label == "Stopped");
+  // Inactive for another reason than the stop (the spec's kueue-queues row), though Kueue's
+  // reason is the stop's: it writes only the first of its reasons.
+  CHECK(stopped.label == "Inactive");
   CHECK(stopped.reason == "Stopped");
   CHECK_THAT(stopped.message, Catch::StartsWith("Can't admit new workloads: is stopped, references missing "
                                                 "ResourceFlavor(s): [h100]."));
   CHECK_THAT(stopped.message, Catch::Contains("stays inactive when the stop is lifted"));
-  // A stopped queue has no problem, however long it is stopped.
+  // Generation 2: the stop may have come after the fault, or the fault after the stop; the
+  // transition time tells neither, so the daemon's first sighting starts the 2 minutes.
   CHECK(find(problems.at_time(cluster, "2026-11-29T10:00:00Z"), "gpu-a", "inactive") == nullptr);
+  const problem* while_stopped = find(problems.at_time(cluster, "2026-11-29T10:02:00Z"), "gpu-a", "inactive");
+  REQUIRE(while_stopped != nullptr);
+  CHECK(format_rfc3339(while_stopped->since) == "2026-11-29T10:00:00Z");
+  CHECK_THAT(while_stopped->message, Catch::Contains("references missing ResourceFlavor(s): [h100]"));
 
-  // A stop alone says nothing more.
+  // A stop alone is no fault: Stopped, no problem however long.
   fixture_cluster plain;
   plain.load_yaml(R"(
 apiVersion: kueue.x-k8s.io/v1beta2
@@ -100,26 +108,56 @@ status:
   conditions:
   - {type: Active, status: "False", reason: Stopped, message: "Can't admit new workloads: is stopped.", lastTransitionTime: "2026-11-29T09:00:00Z"}
 )");
-  CHECK(cluster_queue_state(*plain.get("kueue.x-k8s.io", "ClusterQueue", "", "held"), plain.context()).message ==
-        "Can't admit new workloads: is stopped.");
+  object_state held = cluster_queue_state(*plain.get("kueue.x-k8s.io", "ClusterQueue", "", "held"), plain.context());
+  CHECK(held.label == "Stopped");
+  CHECK(held.message == "Can't admit new workloads: is stopped.");
+  judge plain_problems;
+  CHECK(find(plain_problems.at_time(plain, "2026-11-29T09:00:00Z"), "held", "inactive") == nullptr);
+  CHECK(find(plain_problems.at_time(plain, "2026-11-29T12:00:00Z"), "held", "inactive") == nullptr);
 
-  // The stop is lifted: inactive for its misconfiguration, a problem 2 minutes after the daemon
-  // sees it so, not at once from the time the stop began.
+  // The stop is lifted: the same fault under Kueue's next reason, still the same problem.
   cluster.load_yaml(stop_lifted);
   object_state lifted =
       cluster_queue_state(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "gpu-a"), cluster.context());
   CHECK(lifted.label == "Inactive");
   CHECK(lifted.reason == "FlavorNotFound");
-  CHECK(find(problems.at_time(cluster, "2026-11-29T10:05:00Z"), "gpu-a", "inactive") == nullptr);
-  const problem* inactive = find(problems.at_time(cluster, "2026-11-29T10:07:00Z"), "gpu-a", "inactive");
+  const problem* inactive = find(problems.at_time(cluster, "2026-11-29T10:05:00Z"), "gpu-a", "inactive");
   REQUIRE(inactive != nullptr);
-  CHECK(format_rfc3339(inactive->since) == "2026-11-29T10:05:00Z");
-  CHECK_THAT(inactive->message, Catch::Contains("references missing ResourceFlavor(s): [h100]"));
+  CHECK(format_rfc3339(inactive->since) == "2026-11-29T10:00:00Z");
 
-  // A daemon started after the lift cannot tell when it happened: it counts from its first sight.
+  // A daemon started after the lift cannot tell when the fault began: it counts from its first
+  // sight, not from the stop's time Kueue kept (clusterqueue_controller.go:538).
   judge restarted;
   CHECK(find(restarted.at_time(cluster, "2026-11-29T11:00:00Z"), "gpu-a", "inactive") == nullptr);
   CHECK(find(restarted.at_time(cluster, "2026-11-29T11:02:00Z"), "gpu-a", "inactive") != nullptr);
+}
+
+TEST_CASE("a Workload under a Cluster Queue stopped and misconfigured is held by a queue Kueue cannot use",
+          "[kueue][workloads][problems]") {
+  fixture_cluster cluster;
+  cluster.load_yaml(stopped_and_misconfigured);
+  cluster.load_yaml(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: team, namespace: ml, generation: 1}
+spec: {clusterQueue: gpu-a}
+status:
+  conditions:
+  - {type: Active, status: "False", reason: ClusterQueueIsInactive, message: "Can't submit new workloads to clusterQueue", observedGeneration: 1, lastTransitionTime: "2026-11-29T09:00:00Z"}
+)");
+  load(cluster, {workload(v1beta2, "ml", "train", "team",
+                          {condition("QuotaReserved", "False", "Pending", "ClusterQueue gpu-a is inactive",
+                                     "2026-11-29T08:30:00Z")})});
+  workload_reading reading =
+      read_workload(*cluster.get("kueue.x-k8s.io", "Workload", "ml", "train"), cluster.context());
+  CHECK(reading.state.label == "Inadmissible");
+  REQUIRE(reading.held_by);
+  CHECK_FALSE(reading.held_by->on_purpose());
+  CHECK_THAT(reading.state.message, Catch::StartsWith("Waits because its Cluster Queue gpu-a is inactive: Can't "
+                                                      "admit new workloads: is stopped, references missing"));
+  judge problems;
+  CHECK(find(problems.at_time(cluster, "2026-11-29T10:00:00Z"), "train", "inadmissible") == nullptr);
+  CHECK(find(problems.at_time(cluster, "2026-11-29T10:05:00Z"), "train", "inadmissible") != nullptr);
 }
 
 TEST_CASE("a queue whose spec was never edited is dated from its Active condition", "[kueue][queues][problems]") {
