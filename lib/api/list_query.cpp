@@ -2,24 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
-#include <regex>
 
 #include "kube/base64.hpp"
 #include "util/digest.hpp"
+#include "util/object_names.hpp"
 
 namespace sextant {
 namespace {
-
-bool valid_label_key(const std::string& key) {
-  // An optional DNS-subdomain prefix and a name of at most 63 characters.
-  static const std::regex pattern(R"(^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$)");
-  return key.size() <= 317 && std::regex_match(key, pattern);
-}
-
-bool valid_label_value(const std::string& value) {
-  static const std::regex pattern(R"(^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$)");
-  return value.size() <= 63 && std::regex_match(value, pattern);
-}
 
 std::string trim(std::string_view text) {
   while (!text.empty() && text.front() == ' ') {

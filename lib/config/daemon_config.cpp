@@ -22,6 +22,15 @@ int parse_positive(const std::string& value, const std::string& where) {
   return out;
 }
 
+std::uint64_t parse_positive_bytes(const std::string& value, const std::string& where) {
+  std::uint64_t out = 0;
+  auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), out);
+  if (error != std::errc{} || end != value.data() + value.size() || out == 0) {
+    throw config_error(where + ": expected a positive whole number of bytes, got \"" + value + "\"");
+  }
+  return out;
+}
+
 void check_one_of(const std::string& value, std::initializer_list<const char*> allowed, const std::string& where) {
   for (const char* word : allowed) {
     if (value == word) {
@@ -123,6 +132,17 @@ const std::vector<option_entry>& entries() {
        [](daemon_config& c, const std::string& v, const std::string& where) {
          c.shutdown_grace_seconds = parse_positive(v, where);
        }},
+      {{"maxSnapshotFileBytes", "--max-snapshot-file-bytes",
+        "Largest snapshot file read; a larger one is reported and skipped (default 268435456, 256 MiB)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.max_snapshot_file_bytes = parse_positive_bytes(v, where);
+       }},
+      {{"maxYamlAliasNodes", "--max-yaml-alias-nodes",
+        "Nodes a snapshot YAML document may add through aliases beyond its own size; past it the document is "
+        "reported and skipped (default 100000)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.max_yaml_alias_nodes = parse_positive(v, where);
+       }},
       {{"auth", "--auth",
         "kubernetes: every /api/v1 and /metrics request needs a bearer token, checked with a TokenReview, and "
         "sees only what its user may read (SubjectAccessReviews); none: anyone who reaches the port sees "
@@ -182,11 +202,14 @@ const option_entry* find_flag(const std::string& flag) {
   return nullptr;
 }
 
+// A settings file is small; a larger one is a mistake (or /dev/zero), not settings.
+constexpr std::uint64_t largest_config_file = std::uint64_t{1} << 20;
+
 std::string config_text(const std::string& path) {
   std::string error;
-  std::optional<std::string> text = read_file(path, error);
+  std::optional<std::string> text = read_file(path, error, largest_config_file);
   if (!text) {
-    throw config_error("--config: cannot read " + path);
+    throw config_error("--config: " + error);
   }
   return *std::move(text);
 }
@@ -217,12 +240,18 @@ void apply_config_yaml(daemon_config& config, const std::string& text, const std
   if (!root.IsMap()) {
     throw config_error(origin + ": expected a mapping of settings");
   }
+  // Every value is read as one scalar, so an alias never expands here: a list or mapping where
+  // a value belongs is an error, whatever it holds.
   for (const auto& item : root) {
-    const std::string key = item.first.as<std::string>();
+    const std::string line = origin + ":" + std::to_string(item.first.Mark().line + 1);
+    if (!item.first.IsScalar()) {
+      throw config_error(line + ": a key must be the name of a setting, not a list, mapping or nothing");
+    }
+    const std::string key = item.first.Scalar();
     const option_entry* entry = find_key(key);
-    const std::string where = origin + ":" + std::to_string(item.first.Mark().line + 1) + ": " + key;
+    const std::string where = line + ": " + key;
     if (entry == nullptr) {
-      throw config_error(origin + ":" + std::to_string(item.first.Mark().line + 1) + ": unknown key \"" + key + "\"");
+      throw config_error(line + ": unknown key \"" + key + "\"");
     }
     if (!item.second.IsScalar()) {
       throw config_error(where + ": expected a single value");

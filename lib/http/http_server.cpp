@@ -17,6 +17,8 @@
 #include "http/bulk_writer.hpp"
 #include "http/response_head.hpp"
 #include "kube/asio.hpp"
+#include "util/scope_guard.hpp"
+#include "util/supervised_spawn.hpp"
 
 namespace sextant {
 namespace asio = boost::asio;
@@ -182,7 +184,10 @@ asio::awaitable<std::optional<api_response>> send_stream(Stream& stream, std::sh
                                                          unsigned version, bool stopping) {
   auto sink = std::make_shared<connection_sink<Stream>>(stream, version, answer.content_type);
   beast::get_lowest_layer(stream).expires_never();
-  asio::co_spawn(stream.get_executor(), watch_client(std::move(keep_connection), stream, sink), asio::detached);
+  spawn_supervised(
+      stream.get_executor(), "http-stream-client",
+      [keep = std::move(keep_connection), &stream, sink] { return watch_client(keep, stream, sink); },
+      on_task_failure::log_only);
   end_stream = [weak = std::weak_ptr<connection_sink<Stream>>(sink)] {
     if (auto live = weak.lock()) {
       live->client_gone();
@@ -239,7 +244,9 @@ void http_server::start() {
   if (options_.large_answers_off_loop && !tls_) {
     bulk_ = std::make_unique<bulk_writer>();
   }
-  asio::co_spawn(io_, accept_loop(), asio::detached);
+  // Without its accept loop the daemon serves nobody: a failure there ends it (the kubelet restarts it).
+  spawn_supervised(
+      io_, "http-accept", [this] { return accept_loop(); }, on_task_failure::exit);
 }
 
 asio::awaitable<void> http_server::accept_loop() {
@@ -260,11 +267,14 @@ asio::awaitable<void> http_server::accept_loop() {
                                                                                *connection->tls_context);
     }
     sessions_.insert(connection);
-    asio::co_spawn(io_, serve(connection), asio::detached);
+    spawn_supervised(
+        io_, "http-connection", [this, connection] { return serve(connection); }, on_task_failure::log_only);
   }
 }
 
 asio::awaitable<void> http_server::serve(std::shared_ptr<session> connection) {
+  // A handler that throws must not keep the connection's slot: close it and free the slot.
+  undo_on_exception free_slot([this, connection] { finish(connection); });
   if (connection->tls) {
     if (sessions_.size() > static_cast<std::size_t>(options_.max_connections)) {
       finish(connection);  // no handshake, so nothing the client could read
