@@ -4,7 +4,12 @@
 // Running and Ready), and sextantd's Ray Cluster view carries the state, reason and message
 // KubeRay wrote, first provisioning and then ready, with its pods linked and counted per group.
 //
-// States the live tests reach: a Ray Cluster provisioning and ready; a Ray Job Initializing
+// A Ray Cluster whose head never becomes ready (its image cannot be pulled) stays Provisioning in
+// KubeRay's words, with HeadPodReady False and the container's reason; sextantd reports the
+// spec's "head not ready for 5 minutes" problem, timed from the head pod's own Ready condition.
+//
+// States the live tests reach: a Ray Cluster provisioning and ready, or stuck with its head not
+// ready; a Ray Job Initializing
 // (waiting for the cluster KubeRay made for it) and then Running with no job status, its
 // submitter Job made. The job's own status comes from the Ray dashboard on the head pod, which
 // nothing serves here, so a Ray Job's later states (a job status, Retrying, Complete, Failed)
@@ -285,4 +290,93 @@ TEST_CASE("a Ray Job waits for the Ray Cluster KubeRay made for it, then is subm
   CHECK(running["status"].value("jobStatus", "") == "");
   CHECK(running_view["state"] ==
         json{{"label", "Pending"}, {"reason", nullptr}, {"message", "Submitted; the Ray job has not started yet."}});
+}
+
+TEST_CASE("a Ray Cluster whose head never becomes ready is KubeRay's Provisioning and sextantd's head problem",
+          "[integration][controllers][kuberay]") {
+  test_cluster cluster({.controllers = {"kuberay"}});
+  admin_client admin = cluster.admin();
+  create(admin, "/api/v1/namespaces", {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
+  create(admin, "/api/v1/nodes", {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", node}}}});
+  json head_group = {{"rayStartParams", json::object()},
+                     {"template", {{"spec", {{"containers", json::array({container("ray-head")})}}}}}};
+  create(admin, clusters,
+         {{"apiVersion", "ray.io/v1"},
+          {"kind", "RayCluster"},
+          {"metadata", {{"name", "stuck"}, {"namespace", ns}}},
+          {"spec", {{"headGroupSpec", head_group}}}});
+
+  json made = wait_for([&] { return get_object(admin, pods + "?labelSelector=ray.io%2Fcluster%3Dstuck"); },
+                       [](const json& l) { return l.is_object() && l.value("items", json::array()).size() == 1; });
+  const std::string head = pod_named(made, "head");
+  REQUIRE(!head.empty());
+  bind(admin, head);
+  // What the kubelet writes while it cannot pull the image, for 10 minutes now.
+  const std::string since = ago(std::chrono::minutes(10));
+  json current = get_object(admin, pods + "/" + head);
+  REQUIRE(current.is_object());
+  write_status(
+      admin, pods, current,
+      {{"phase", "Pending"},
+       {"hostIP", "10.0.0.1"},
+       {"startTime", since},
+       {"conditions", json::array({{{"type", "PodScheduled"}, {"status", "True"}, {"lastTransitionTime", since}},
+                                   {{"type", "Initialized"}, {"status", "True"}, {"lastTransitionTime", since}},
+                                   {{"type", "ContainersReady"},
+                                    {"status", "False"},
+                                    {"reason", "ContainersNotReady"},
+                                    {"message", "containers with unready status: [ray-head]"},
+                                    {"lastTransitionTime", since}},
+                                   {{"type", "Ready"},
+                                    {"status", "False"},
+                                    {"reason", "ContainersNotReady"},
+                                    {"message", "containers with unready status: [ray-head]"},
+                                    {"lastTransitionTime", since}}})},
+       {"containerStatuses",
+        json::array({{{"name", "ray-head"},
+                      {"image", "rayproject/ray:2.46.0"},
+                      {"imageID", ""},
+                      {"ready", false},
+                      {"started", false},
+                      {"restartCount", 0},
+                      {"state",
+                       {{"waiting",
+                         {{"reason", "ImagePullBackOff"},
+                          {"message", "Back-off pulling image \"rayproject/ray:2.46.0\""}}}}}}})}});
+
+  // KubeRay copies the head pod's Ready into HeadPodReady, the waiting container's reason for
+  // ContainersNotReady (FindHeadPodReadyCondition: controllers/ray/utils/util.go), and keeps
+  // RayClusterProvisioned False: the cluster has never been ready.
+  json stuck =
+      wait_for([&] { return get_object(admin, clusters + "/stuck"); },
+               [](const json& c) { return condition_of(c, "HeadPodReady").value("reason", "") == "ImagePullBackOff"; });
+  INFO(stuck.dump());
+  REQUIRE(condition_of(stuck, "HeadPodReady").value("status", "") == "False");
+  CHECK(condition_of(stuck, "RayClusterProvisioned").value("status", "") == "False");
+
+  sextantd_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
+  REQUIRE(live.wait_ready(std::chrono::seconds(60)));
+  const std::string view_path = std::string("/api/v1/kuberay/rayclusters/") + ns + "/stuck";
+  json view = wait_for([&] { return live.get(view_path); },
+                       [](const json& v) { return v.value("headNotReadySince", json()).is_string(); },
+                       std::chrono::seconds(30));
+  INFO(view.dump());
+  CHECK(view["state"]["label"] == "Provisioning");
+  CHECK(view["state"]["reason"] == "RayClusterPodsProvisioning");
+  CHECK(view["state"]["message"].get<std::string>().find("The head is not ready (ImagePullBackOff).") !=
+        std::string::npos);
+  // The earlier of KubeRay's HeadPodReady (written just now) and the head pod's own Ready.
+  CHECK(view["headNotReadySince"] == since);
+
+  // Not ready for 10 minutes by the pod's own word: a problem at once, not 5 minutes from now.
+  const std::string problems_path = "/api/v1/problems?category=kuberay";
+  json problems =
+      wait_for([&] { return live.get(problems_path); },
+               [](const json& p) { return !p.value("problems", json::array()).empty(); }, std::chrono::seconds(30));
+  INFO(problems.dump());
+  REQUIRE(problems["problems"].size() == 1);
+  const json& found = problems["problems"][0];
+  CHECK(found["name"] == "stuck");
+  CHECK(found["since"] == since);
+  CHECK(found["message"].get<std::string>().find("The Ray head pod is not ready (ImagePullBackOff)") == 0);
 }

@@ -69,7 +69,7 @@ TEST_CASE("a failed Ray Job is a problem from its failure until a day later; a r
   const problem* failed = find_problem(now, k, "failed", "failed");
   REQUIRE(failed != nullptr);
   CHECK(failed->message.find("logpassword") == std::string::npos);
-  CHECK(find_problem(now, k, "failed-retryable") == nullptr);
+  CHECK(find_problem(now, k, "failed-limit-raised", "failed") != nullptr);  // a stored Failed is final
   CHECK(find_problem(now, k, "retrying") == nullptr);
   CHECK(find_problem(now, k, "stopped") == nullptr);
   CHECK(find_problem(evaluate("2026-11-30T09:59:59Z"), k, "failed") != nullptr);
