@@ -45,16 +45,6 @@ class ray_problem_rounds {
   problem_engine engine_;
 };
 
-const problem* problem_named(const std::vector<problem>& problems, const kind_key& type, const std::string& name,
-                             const std::string& id = "") {
-  for (const problem& p : problems) {
-    if (p.type == type && p.name == name && (id.empty() || p.finding_id == id)) {
-      return &p;
-    }
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 TEST_CASE("a stored Failed Ray Job is final, whatever its attempts and limit say", "[kuberay][issue34]") {
@@ -89,10 +79,10 @@ TEST_CASE("a stored Failed Ray Job is final, whatever its attempts and limit say
   CHECK(testing::state_of(cluster, k, "ml", "retrying").label == "Retrying");
 
   std::vector<problem> now = ray_problem_rounds(cluster).at_time("2026-11-29T12:00:00Z");
-  const problem* failed = problem_named(now, k, "failed-limit-raised", "failed");
+  const problem* failed = testing::problem_of(now, k, "failed-limit-raised", "failed");
   REQUIRE(failed != nullptr);
   CHECK(failed->since == at("2026-11-29T11:00:00Z"));
-  CHECK(problem_named(now, k, "v11-failed", "failed") != nullptr);
+  CHECK(testing::problem_of(now, k, "v11-failed", "failed") != nullptr);
 }
 
 TEST_CASE("a failed Ray Job without endTime is timed from the first sighting, and says so", "[kuberay][issue34]") {
@@ -108,11 +98,11 @@ TEST_CASE("a failed Ray Job without endTime is timed from the first sighting, an
   // Created at 11:00, it is a problem from the first sighting (noon) for a day, not from creation.
   ray_problem_rounds rounds(cluster);
   std::vector<problem> noon = rounds.at_time("2026-11-29T12:00:00Z");
-  const problem* first = problem_named(noon, kuberay::rayjob_kind, "invalid");
+  const problem* first = testing::problem_of(noon, kuberay::rayjob_kind, "invalid");
   REQUIRE(first != nullptr);
   CHECK(first->since == at("2026-11-29T12:00:00Z"));
-  CHECK(problem_named(rounds.at_time("2026-11-30T11:59:59Z"), kuberay::rayjob_kind, "invalid") != nullptr);
-  CHECK(problem_named(rounds.at_time("2026-11-30T12:00:00Z"), kuberay::rayjob_kind, "invalid") == nullptr);
+  CHECK(testing::problem_of(rounds.at_time("2026-11-30T11:59:59Z"), kuberay::rayjob_kind, "invalid") != nullptr);
+  CHECK(testing::problem_of(rounds.at_time("2026-11-30T12:00:00Z"), kuberay::rayjob_kind, "invalid") == nullptr);
 }
 
 TEST_CASE("a retried Ray Job waits since its new attempt began, not since its creation", "[kuberay][issue34]") {
@@ -141,7 +131,7 @@ TEST_CASE("KubeRay v1.1's failed Ray Cluster shows its reason, URL credentials r
   CHECK(failed.dump().find("quotasecret") == std::string::npos);
 
   std::vector<problem> now = ray_problem_rounds(cluster).at_time("2026-11-29T12:00:00Z");
-  const problem* p = problem_named(now, kuberay::raycluster_kind, "old-failed", "failed");
+  const problem* p = testing::problem_of(now, kuberay::raycluster_kind, "old-failed", "failed");
   REQUIRE(p != nullptr);
   CHECK(p->message.find("exceeded quota: gpu-quota") != std::string::npos);
   CHECK(p->message.find("quotasecret") == std::string::npos);
@@ -158,7 +148,7 @@ TEST_CASE("v1.1's failed state beside a newer operator's conditions is history",
   CHECK(testing::has_note_containing(stale, "status.reason holds an earlier reconcile error"));
   CHECK(stale.dump().find("stalesecret") == std::string::npos);
   std::vector<problem> now = ray_problem_rounds(cluster).at_time("2026-11-29T12:00:00Z");
-  CHECK(problem_named(now, kuberay::raycluster_kind, "upgraded-stale-failed") == nullptr);
+  CHECK(testing::problem_of(now, kuberay::raycluster_kind, "upgraded-stale-failed") == nullptr);
 }
 
 TEST_CASE("a Ray Cluster whose head never became ready is a problem after 5 minutes", "[kuberay][issue34]") {
@@ -182,13 +172,13 @@ TEST_CASE("a Ray Cluster whose head never became ready is a problem after 5 minu
 
   ray_problem_rounds rounds(cluster);
   std::vector<problem> early = rounds.at_time("2026-11-29T11:44:59Z");
-  CHECK(problem_named(early, k, "old-head-never-ready") == nullptr);
-  const problem* head = problem_named(early, k, "head-never-ready", "head-not-ready");
+  CHECK(testing::problem_of(early, k, "old-head-never-ready") == nullptr);
+  const problem* head = testing::problem_of(early, k, "head-never-ready", "head-not-ready");
   REQUIRE(head != nullptr);
   CHECK(head->since == at("2026-11-29T09:00:01Z"));
   CHECK(head->message.find("(ImagePullBackOff)") != std::string::npos);
   std::vector<problem> later = rounds.at_time("2026-11-29T11:45:00Z");
-  const problem* crash = problem_named(later, k, "old-head-never-ready");
+  const problem* crash = testing::problem_of(later, k, "old-head-never-ready");
   REQUIRE(crash != nullptr);
   // In the words a v1.3+ operator would write: the waiting container's reason for ContainersNotReady.
   CHECK(crash->message.find("(CrashLoopBackOff)") != std::string::npos);
@@ -205,8 +195,8 @@ TEST_CASE("a resumed Ray Cluster's head is not judged from before the resume", "
   CHECK(resumed["state"]["label"] == "Provisioning");
   CHECK(resumed["headNotReadySince"] == "2026-11-29T11:58:00Z");
   ray_problem_rounds rounds(cluster);
-  CHECK(problem_named(rounds.at_time("2026-11-29T12:02:59Z"), k, "resumed") == nullptr);
-  CHECK(problem_named(rounds.at_time("2026-11-29T12:03:00Z"), k, "resumed", "head-not-ready") != nullptr);
+  CHECK(testing::problem_of(rounds.at_time("2026-11-29T12:02:59Z"), k, "resumed") == nullptr);
+  CHECK(testing::problem_of(rounds.at_time("2026-11-29T12:03:00Z"), k, "resumed", "head-not-ready") != nullptr);
 }
 
 TEST_CASE("a pre-v1.3 Ray Service not running is timed from the first sighting, not its creation",
@@ -229,10 +219,10 @@ TEST_CASE("a pre-v1.3 Ray Service not running is timed from the first sighting, 
 
   // Created two months ago: not a problem at once, but 10 minutes after it was first seen so.
   ray_problem_rounds rounds(cluster);
-  CHECK(problem_named(rounds.at_time("2026-11-29T12:00:00Z"), k, "old-restarting") == nullptr);
-  CHECK(problem_named(rounds.at_time("2026-11-29T12:09:59Z"), k, "old-restarting") == nullptr);
+  CHECK(testing::problem_of(rounds.at_time("2026-11-29T12:00:00Z"), k, "old-restarting") == nullptr);
+  CHECK(testing::problem_of(rounds.at_time("2026-11-29T12:09:59Z"), k, "old-restarting") == nullptr);
   std::vector<problem> ten_past = rounds.at_time("2026-11-29T12:10:00Z");
-  const problem* late = problem_named(ten_past, k, "old-restarting", "not-ready");
+  const problem* late = testing::problem_of(ten_past, k, "old-restarting", "not-ready");
   REQUIRE(late != nullptr);
   CHECK(late->since == at("2026-11-29T12:00:00Z"));
   // With conditions (v1.3+), since is the object's.
@@ -257,6 +247,6 @@ TEST_CASE("KubeRay v1.0's deployment statuses read as the retried steps they wer
   CHECK(deploy.reason == "FailedJobDeploy");
   CHECK(deploy.message.find("retries") != std::string::npos);
   std::vector<problem> now = ray_problem_rounds(cluster).at_time("2026-11-29T12:00:00Z");
-  CHECK(problem_named(now, k, "v10-status-unread") == nullptr);
-  CHECK(problem_named(now, k, "v10-deploy-failed") == nullptr);
+  CHECK(testing::problem_of(now, k, "v10-status-unread") == nullptr);
+  CHECK(testing::problem_of(now, k, "v10-deploy-failed") == nullptr);
 }
