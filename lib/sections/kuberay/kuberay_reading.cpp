@@ -37,26 +37,27 @@ object_state masked_state(std::string label, const packed_value* condition) {
 
 // Since when the head has not been ready: the cluster's HeadPodReady condition (v1.2+, the
 // operator's copy of the head pod's Ready) and the head pod's own Ready condition each say so
-// from a time to now, so the head has not been ready since the earlier of the two. Not before a
-// resume, though: a suspended cluster has no head to be ready, and HeadPodReady keeps the time
-// it turned False when the head was deleted for the suspension.
+// from a time to now, so the head has not been ready since the earlier of the two. The pod's
+// matters where the conditions are younger than it (an operator upgraded from before them).
+// HeadPodReady's never counts from before a resume: it keeps the time it turned False when the
+// head was deleted for the suspension, and a suspended cluster has no head to be ready.
 std::optional<time_point> head_not_ready_since(const packed_value& cluster, const packed_value* head_ready,
                                                const object_ptr& head_pod) {
   std::optional<time_point> since;
   if (head_ready != nullptr && !condition_true(head_ready)) {
     since = since_of(head_ready, cluster);
+    const packed_value* suspended = condition_of(cluster, "RayClusterSuspended");
+    std::optional<time_point> resumed =
+        suspended != nullptr && !condition_true(suspended) ? transition_time(suspended) : std::nullopt;
+    if (since && resumed && *since < *resumed) {
+      since = resumed;
+    }
   }
   if (head_pod && !pod_ready(*head_pod)) {
     std::optional<time_point> pod_since = since_of(condition_of(head_pod->body(), "Ready"), head_pod->body());
     if (pod_since && (!since || *pod_since < *since)) {
       since = pod_since;
     }
-  }
-  const packed_value* suspended = condition_of(cluster, "RayClusterSuspended");
-  std::optional<time_point> resumed =
-      suspended != nullptr && !condition_true(suspended) ? transition_time(suspended) : std::nullopt;
-  if (since && resumed && *since < *resumed) {
-    since = resumed;
   }
   return since;
 }

@@ -185,6 +185,23 @@ TEST_CASE("a Ray Cluster whose head never became ready is a problem after 5 minu
   CHECK(crash->message.find("ray-head: back-off 5m0s restarting failed container") != std::string::npos);
 }
 
+TEST_CASE("a head not ready since before the operator wrote conditions counts from the pod's own Ready",
+          "[kuberay][issue34]") {
+  fixture_cluster cluster = stored_objects("2026-11-29T12:00:00Z");
+  const kind_key& k = kuberay::raycluster_kind;
+  // The conditions were first written at 11:55 (SetStatusCondition stamps a new condition with
+  // the time it is set), the head pod's Ready has been False since 11:00.
+  json upgraded = testing::view_of(cluster, k, "ml", "upgraded-head-not-ready");
+  CHECK(upgraded["state"]["label"] == "Provisioning");
+  CHECK(upgraded["headNotReadySince"] == "2026-11-29T11:00:00Z");
+  ray_problem_rounds rounds(cluster);
+  std::vector<problem> noon = rounds.at_time("2026-11-29T12:00:00Z");
+  const problem* head = testing::problem_of(noon, k, "upgraded-head-not-ready", "head-not-ready");
+  REQUIRE(head != nullptr);
+  CHECK(head->since == at("2026-11-29T11:00:00Z"));
+  CHECK(head->message.find("(CrashLoopBackOff)") != std::string::npos);
+}
+
 TEST_CASE("a resumed Ray Cluster's head is not judged from before the resume", "[kuberay][issue34]") {
   fixture_cluster cluster = stored_objects("2026-11-29T12:00:00Z");
   const kind_key& k = kuberay::raycluster_kind;
