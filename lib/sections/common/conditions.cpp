@@ -1,5 +1,7 @@
 #include "sections/common/conditions.hpp"
 
+#include "util/masking/secrets.hpp"
+
 namespace sextant {
 
 const packed_value* condition_of(const packed_value& object, std::string_view type) {
@@ -50,7 +52,7 @@ json conditions_json(const packed_value& conditions) {
     out.push_back({{"type", string_or(condition, {"type"})},
                    {"status", string_or(condition, {"status"})},
                    {"reason", string_or(condition, {"reason"})},
-                   {"message", string_or(condition, {"message"})},
+                   {"message", masking::operator_text(string_or(condition, {"message"}))},
                    {"lastTransitionTime", at && !at->empty() ? json(*at) : json(nullptr)}});
   }
   return out;

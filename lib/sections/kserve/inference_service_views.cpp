@@ -1,6 +1,6 @@
 // State, summary and details of Inference Services, rendered from one reading
 // (inference_service_reading.hpp) and the runtime choice (runtime_choice.hpp). Every URI and
-// message shown is stripped (shown_uris.hpp).
+// message shown is masked (shown_uris.hpp, masking::operator_text).
 #include <set>
 
 #include "sections/common/conditions.hpp"
@@ -9,6 +9,7 @@
 #include "sections/kserve/kserve_section.hpp"
 #include "sections/kserve/runtime_choice.hpp"
 #include "sections/kserve/shown_uris.hpp"
+#include "util/masking/secrets.hpp"
 
 namespace sextant::kserve {
 namespace {
@@ -127,7 +128,7 @@ json canaries_json(const service_reading& reading, const std::vector<spec_uri>& 
     }
     canary_percent += canary.percent.value_or(0);
     all_known = all_known && canary.percent.has_value();
-    items.push_back({{"name", or_null(shown_text(canary.name))},
+    items.push_back({{"name", or_null(masking::operator_text(canary.name))},
                      {"trafficPercent", or_null(canary.percent)},
                      {"ready", or_null(canary.ready)},
                      {"reportedTrafficPercent", or_null(canary.reported_percent)},
@@ -271,7 +272,7 @@ void service_details(const cached_object& service, const view_context& context, 
                 cluster ? "" : service.namespace_, (*ref)->name);
     }
   }
-  view.blocks["conditions"] = shown_conditions(body);
+  view.blocks["conditions"] = status_conditions_json(body);
   link_made(service, reading, context, view);
   link_owners(service, context, view);
 }

@@ -216,7 +216,7 @@ TEST_CASE("a Local Queue's details say whether its Cluster Queue exists", "[kueu
   cluster.load_yaml(queues_holding_workloads);
   details_view view;
   local_queue_details(*cluster.get("kueue.x-k8s.io", "LocalQueue", "ml", "to-nowhere"), cluster.context(), view, {});
-  CHECK(view.blocks["clusterQueue"]["exists"] == false);
+  CHECK(view.blocks["clusterQueueLink"]["exists"] == false);
   details_view unknown;
   cluster.load_yaml(R"(
 apiVersion: kueue.x-k8s.io/v1beta2
@@ -226,7 +226,7 @@ spec: {clusterQueue: not-yet-read}
 )");
   local_queue_details(*cluster.get("kueue.x-k8s.io", "LocalQueue", "ml", "fresh"), cluster.context(), unknown, {});
   // Not read yet: the one exists rule says so in words, as every view does (it was null).
-  CHECK(unknown.blocks["clusterQueue"]["exists"] == "cannot tell");
+  CHECK(unknown.blocks["clusterQueueLink"]["exists"] == "cannot tell");
 }
 
 TEST_CASE("priority reads v1beta2 priorityClassRef and v1beta1 priorityClassName", "[kueue][workloads]") {
@@ -241,10 +241,10 @@ TEST_CASE("priority reads v1beta2 priorityClassRef and v1beta1 priorityClassName
                             {{"group", "kueue.x-k8s.io"}, {"kind", "WorkloadPriorityClass"}, {"name", "high"}}}})});
   details_view old_view;
   workload_details(*cluster.get("kueue.x-k8s.io", "Workload", "ml", "old"), cluster.context(), old_view);
-  CHECK(old_view.blocks["priority"]["className"] == "high");
-  CHECK(old_view.blocks["priority"]["classKind"] == "PriorityClass");
+  CHECK(old_view.blocks["priorityClass"]["className"] == "high");
+  CHECK(old_view.blocks["priorityClass"]["classKind"] == "PriorityClass");
   details_view new_view;
   workload_details(*cluster.get("kueue.x-k8s.io", "Workload", "ml", "new"), cluster.context(), new_view);
-  CHECK(new_view.blocks["priority"]["classKind"] == "WorkloadPriorityClass");
-  CHECK(new_view.blocks["priority"]["value"] == 20);
+  CHECK(new_view.blocks["priorityClass"]["classKind"] == "WorkloadPriorityClass");
+  CHECK(new_view.blocks["priorityClass"]["value"] == 20);
 }

@@ -86,7 +86,7 @@ TEST_CASE("a cached Workload keeps what views need and sums requests instead of 
   CHECK(view.blocks["podSets"][1]["requests"]["cpu"] == "10400m");
   CHECK(view.blocks["podSets"][1]["requests"]["nvidia.com/gpu"] == "4");
   CHECK(view.blocks["podSets"][1]["assigned"]["flavors"]["nvidia.com/gpu"] == "a100");
-  CHECK(view.blocks["priority"]["className"] == "high");
+  CHECK(view.blocks["priorityClass"]["className"] == "high");
   CHECK(view.blocks["evictions"]["total"] == 1);
   CHECK(workload_state(*cached, cluster.context()).label == "Waiting for admission checks");
 
