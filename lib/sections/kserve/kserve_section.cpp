@@ -15,8 +15,10 @@ section make_section() {
   services.summarize = service_summary;
   services.details = service_details;
   // An Inference Service can hold whole pod specs: keep what the views and the runtime choice read.
-  // The old shorthand predictors are kept whole: their key is the model format.
-  services.profile = ingest_profile::keeping({"spec.predictor.model.modelFormat",
+  // The old shorthand predictors are kept whole: their key is the model format. v0.20's
+  // Standard-mode canaries (spec.canary) keep their names, shares and storage URIs.
+  services.profile = ingest_profile::keeping({"spec.predictor.name",
+                                              "spec.predictor.model.modelFormat",
                                               "spec.predictor.model.runtime",
                                               "spec.predictor.model.protocolVersion",
                                               "spec.predictor.model.storageUri",
@@ -44,6 +46,21 @@ section make_section() {
                                               "spec.explainer.storageUris",
                                               "spec.explainer.canaryTrafficPercent",
                                               "spec.explainer.logger.url",
+                                              "spec.canary.trafficPercent",
+                                              "spec.canary.predictor.name",
+                                              "spec.canary.predictor.model.storageUri",
+                                              "spec.canary.predictor.sklearn.storageUri",
+                                              "spec.canary.predictor.tensorflow.storageUri",
+                                              "spec.canary.predictor.xgboost.storageUri",
+                                              "spec.canary.predictor.pytorch.storageUri",
+                                              "spec.canary.predictor.triton.storageUri",
+                                              "spec.canary.predictor.onnx.storageUri",
+                                              "spec.canary.predictor.huggingface.storageUri",
+                                              "spec.canary.predictor.pmml.storageUri",
+                                              "spec.canary.predictor.lightgbm.storageUri",
+                                              "spec.canary.predictor.paddle.storageUri",
+                                              "spec.canary.predictor.storageUris",
+                                              "spec.canary.predictor.logger.url",
                                               "status"});
   s.resources.push_back(std::move(services));
 

@@ -45,7 +45,8 @@ section make_section() {
 
   // The details list a Ray Cluster's pods by the cluster label; core watches pods whole already.
   s.reads.push_back(kind_reads{core::pod_kind,
-                               {"spec.nodeName", "status.phase", "status.conditions", "metadata.labels"},
+                               {"spec.nodeName", "status.phase", "status.conditions", "metadata.labels",
+                                "status.containerStatuses.name", "status.containerStatuses.state"},
                                {std::string(cluster_label)}});
 
   // Logs, read from the API server as the client reads them (pods/log, get).
