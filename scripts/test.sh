@@ -2,9 +2,13 @@
 # Installs what the tests need and runs every test through ctest, in two C++ configurations:
 #   1. clang with AddressSanitizer + UndefinedBehaviorSanitizer + libFuzzer's coverage: the unit
 #      and end-to-end tests, and each fuzz target for a bounded time over its seed corpus;
-#   2. GCC (the shipped compiler) at -O2 with warnings as errors: the daemon and the integration
-#      tests, which start a real kube-apiserver and etcd (tests/apiserver/) and the operators'
-#      own controllers (tests/controllers/), all built from pinned Go modules.
+#   2. GCC (the shipped compiler) as the daemon ships: Release, each file compiled on its own as
+#      scripts/run-demo.sh and the Dockerfile build it, warnings as errors, every header compiled
+#      alone too. Then the README's first command itself (run-demo.sh --smoke, whose build finds
+#      every object in ccache), the integration tests, which start a real kube-apiserver and etcd
+#      (tests/apiserver/) and the operators' own controllers (tests/controllers/), all built from
+#      pinned Go modules, and the contract, chart and monitoring checks (OpenAPI validator,
+#      Schemathesis, TypeScript, Helm and kubeconform, promtool).
 # The Go builds are the longest part of a cold run. They start first, in the background and
 # niced, so that they take the CPU the C++ builds leave idle (links, test runs, downloads);
 # configuration 2's ctest waits for the ones each test needs. The last line counts the tests of
@@ -25,13 +29,13 @@ jobs=$(nproc)
 # Each stage says when it starts, so a slow CI run shows where its time went.
 stage() { echo "== $* (at ${SECONDS}s)"; }
 
-stage "Go builds started in the background: test API server, then Kueue, JobSet, KubeRay (log: build-logs/go.log)"
+stage "Go builds started in the background: test API server, then Kueue, JobSet, KubeRay, then Helm and kubeconform (log: build-logs/go.log)"
 go_log=build-logs/go.log
 # Its own process group (setsid), so that a failed run can stop it whole, Go's children included.
 # Exit 77 is a build script's "Go is not installed": ctest then skips the integration tests.
 setsid nice -n 10 bash -c '
   started=$(date +%s)
-  tests/integration/build_testcluster.sh && tests/integration/build_controllers.sh
+  tests/integration/build_testcluster.sh && tests/integration/build_controllers.sh && tests/helm/build.sh
   status=$?
   echo "go builds: exit $status after $(($(date +%s) - started)) s"
   ((status == 0 || status == 77))' >"$go_log" 2>&1 &
@@ -49,16 +53,19 @@ cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" | tee build-logs/ctest-asan.txt
 
-stage "GCC -O2, warnings are errors: build"
-# Optimised as shipped (GCC's -O2 warnings and code generation are part of the test); -g1 keeps
-# line tables for backtraces at a fraction of full debug information's compile time. The unit
-# tests ran above under the sanitizers; this build drives the whole daemon through the
-# integration tests.
-cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
-  -DSEXTANT_WERROR=ON -DSEXTANT_UNITY=ON -DSEXTANT_BUILD_UNIT_TESTS=OFF >/dev/null
+stage "GCC as shipped (Release, no unity batches, warnings are errors): build, every header alone too"
+# The configuration scripts/run-demo.sh and the Dockerfile build, plus the tests: a file that
+# leans on an include another file of its unity batch brought compiles here as it would there.
+# The unit tests ran above under the sanitizers; this build drives the whole daemon through the
+# integration tests. The tests' own code stays at -O0 (tests/CMakeLists.txt).
+cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_WERROR=ON -DSEXTANT_UNITY=OFF \
+  -DSEXTANT_HEADER_CHECK=ON -DSEXTANT_BUILD_UNIT_TESTS=OFF >/dev/null
 cmake --build build-test -j "$jobs"
 
-stage "GCC -O2: integration tests and the Dockerfile and OpenAPI checks"
+stage "The README's first command: scripts/run-demo.sh --smoke (its build: ccache hits of the one above)"
+scripts/run-demo.sh --smoke
+
+stage "GCC as shipped: integration tests; Dockerfile, OpenAPI, chart and monitoring checks"
 # Its first steps wait for the Go builds under way (they take turns on a lock); the tests that
 # need no operator controller run while those finish.
 ctest --test-dir build-test --output-on-failure -j "$jobs" | tee build-logs/ctest-gcc.txt

@@ -10,6 +10,7 @@
 #include "api/list_query.hpp"
 #include "api/resource_views.hpp"
 #include "api/view_cache.hpp"
+#include "util/masking/view_strings.hpp"
 #include "util/object_names.hpp"
 
 namespace sextant {
@@ -396,7 +397,7 @@ std::unique_ptr<answer_work> api_router::dispatch(const api_request& request, co
         return *bad;
       }
       if (access_) {
-        if (auto refusal = refused(access_check::on_path("get", "/metrics"))) {
+        if (auto refusal = refused(access_check::on_path("get", state_.metrics_permission_path))) {
           return *refusal;
         }
       }
@@ -824,6 +825,8 @@ std::unique_ptr<answer_work> api_router::own_route(const api_request& request, c
                       state->interpreter_failed(owner_id, segment, "route", error.what());
                       throw;  // answered as every failed request is: 500 with the reason
                     }
+                    // A section's own answer passes the URI net as every view does (util/masking).
+                    masking::mask_view_strings(answer.body);
                     return answer.status >= 400
                                ? error_response(answer.status, answer.reason.empty() ? "NotFound" : answer.reason,
                                                 string_or(answer.body, {"message"}, "not found"))

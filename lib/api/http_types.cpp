@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "util/masking/secrets.hpp"
 #include "util/percent_encoding.hpp"
 
 namespace sextant {
@@ -10,8 +11,11 @@ namespace sextant {
 api_response error_response(int status, const std::string& reason, const std::string& message) {
   api_response response;
   response.status = status;
-  response.body = json{{"error", {{"code", status}, {"reason", reason}, {"message", message}}}}.dump(
-      -1, ' ', false, json::error_handler_t::replace);
+  // Errors quote sections (a log route's refusal), the API server and exceptions: masked here once
+  // for every route (util/masking).
+  response.body =
+      json{{"error", {{"code", status}, {"reason", reason}, {"message", masking::operator_text(message)}}}}.dump(
+          -1, ' ', false, json::error_handler_t::replace);
   return response;
 }
 

@@ -59,7 +59,7 @@ struct api_response {
   std::string_view bytes() const { return shared_body ? std::string_view(*shared_body) : std::string_view(body); }
 };
 
-// The error envelope every non-2xx answer carries.
+// The error envelope every non-2xx answer carries; its message goes through masking::operator_text.
 api_response error_response(int status, const std::string& reason, const std::string& message);
 api_response json_response(const json& body, int status = 200);
 

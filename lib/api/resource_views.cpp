@@ -1,7 +1,13 @@
 #include "api/resource_views.hpp"
 
 #include "sections/common/lists.hpp"
+#include "util/masking/secrets.hpp"
+#include "util/masking/view_strings.hpp"
 
+// Every text these views show goes through util/masking here, whatever a section did: a state's
+// message and every note as free text (masking::operator_text), every other string through the
+// URI net (masking::mask_view_strings). Sections mask what they know more of (a Serve config, an
+// entrypoint, a URI field with its note) themselves, through the same module.
 namespace sextant {
 namespace {
 
@@ -23,15 +29,17 @@ object_state safe_state(daemon_state& state, const section& owner, const resourc
 json object_summary(daemon_state& daemon, const section& owner, const resource_def& resource,
                     const cached_object& object, const view_context& context) {
   object_state state = safe_state(daemon, owner, resource, object, context);
-  json summary = {
-      {"apiVersion", object.api_version},
-      {"kind", object.type.kind},
-      {"namespace", or_null(object.namespace_)},
-      {"name", object.name},
-      {"uid", or_null(object.uid)},
-      {"created", or_null(string_or(object.body(), {"metadata", "creationTimestamp"}))},
-      {"state", {{"label", state.label}, {"reason", or_null(state.reason)}, {"message", or_null(state.message)}}},
-      {"path", context.path_json(object.type, object.namespace_, object.name, false)}};
+  json summary = {{"apiVersion", object.api_version},
+                  {"kind", object.type.kind},
+                  {"namespace", or_null(object.namespace_)},
+                  {"name", object.name},
+                  {"uid", or_null(object.uid)},
+                  {"created", or_null(string_or(object.body(), {"metadata", "creationTimestamp"}))},
+                  {"state",
+                   {{"label", state.label},
+                    {"reason", or_null(state.reason)},
+                    {"message", or_null(masking::operator_text(state.message))}}},
+                  {"path", context.path_json(object.type, object.namespace_, object.name, false)}};
   if (resource.summarize) {
     try {
       resource.summarize(object, context, summary);
@@ -39,6 +47,7 @@ json object_summary(daemon_state& daemon, const section& owner, const resource_d
       daemon.interpreter_failed(owner.id, resource.id, "summarize", object.key() + ": " + error.what());
     }
   }
+  masking::mask_view_strings(summary);
   return summary;
 }
 
@@ -68,12 +77,18 @@ json object_details(daemon_state& state, const section& owner, const resource_de
     details[key] = std::move(block);
   }
   details["links"] = std::move(view.links);
+  for (json& note : view.notes) {
+    if (note.is_string()) {
+      note = masking::operator_text(note.get<std::string>());
+    }
+  }
   details["notes"] = std::move(view.notes);
   json problems = json::array();
   for (const problem& p : state.problems.for_object(object.type, object.namespace_, object.name)) {
     problems.push_back(p.to_json());
   }
   details["problems"] = std::move(problems);
+  masking::mask_view_strings(details);
   return details;
 }
 
@@ -92,11 +107,12 @@ json resource_list(daemon_state& state, const section& owner, const resource_def
       if (namespace_ && item.is_object() && string_or(item, {"namespace"}) != *namespace_) {
         continue;
       }
+      masking::mask_view_strings(item);
       items.push_back(std::move(item));
     }
     return {{"items", std::move(items)},
             {"incomplete", computed.incomplete},
-            {"incompleteReason", or_null(computed.incomplete_reason)}};
+            {"incompleteReason", or_null(masking::operator_text(computed.incomplete_reason))}};
   }
   json items = json::array();
   for (const object_ptr& object : state.store.list(resource.type, namespace_)) {

@@ -50,6 +50,8 @@ constexpr auto anyone_warning_interval = std::chrono::minutes(1);
 constexpr int access_rounds = 5;
 // A review is small and the API server answers it from memory.
 constexpr auto review_timeout = std::chrono::seconds(10);
+// Per route: how long answers take to be ready (the dashboard's HTTP latency).
+constexpr const char* http_duration_metric = "sextant_http_request_duration_seconds";
 
 // Probes stay open to anyone: the kubelet sends no token.
 bool open_to_anyone(const std::string& target) {
@@ -97,6 +99,7 @@ void app::start() {
   state_->views = std::make_unique<view_cache>(view_cache_limits{static_cast<std::size_t>(config_.view_cache_bytes),
                                                                  static_cast<std::size_t>(config_.view_cache_entries)});
   state_->limits.max_selector_terms = static_cast<std::size_t>(config_.max_selector_terms);
+  state_->metrics_permission_path = config_.metrics_permission_path;
   load_settings();
   register_metrics();
   monitor_ = std::make_unique<loop_monitor>(io_, state_->metrics);
@@ -151,12 +154,18 @@ void app::start() {
 }
 
 asio::awaitable<api_response> app::answer(api_request request) {
+  const std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  api_response response;
   if (authenticator_ && !open_to_anyone(request.target)) {
-    co_return co_await answer_caller(std::move(request));
+    response = co_await answer_caller(std::move(request));
+  } else {
+    api_router router(*state_);
+    api_response rendered = co_await render(router, request);
+    response = router.complete(request, std::move(rendered));
   }
-  api_router router(*state_);
-  api_response response = co_await render(router, request);
-  co_return router.complete(request, std::move(response));
+  state_->metrics.observe(http_duration_metric, {{"route", response.route}},
+                          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  co_return response;
 }
 
 asio::awaitable<api_response> app::answer_caller(api_request request) {
@@ -492,6 +501,10 @@ void app::register_metrics() {
                    "(not the store's indexes or the allocator's overhead).");
   metrics.describe("sextant_http_requests_total", metrics_registry::metric_type::counter,
                    "HTTP requests answered, by route and status code.");
+  metrics.describe_histogram(http_duration_metric,
+                             "From a request read to its answer ready to send (caller reviews and rendering "
+                             "included, the write not), by route.",
+                             {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5});
   metrics.describe("sextant_problem_evaluations_total", metrics_registry::metric_type::counter,
                    "Times the problem rules were evaluated.");
   metrics.describe("sextant_problem_category_evaluated", metrics_registry::metric_type::gauge,

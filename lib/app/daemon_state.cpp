@@ -4,6 +4,7 @@
 
 #include "api/view_cache.hpp"
 #include "kube/watch_plan.hpp"
+#include "util/masking/secrets.hpp"
 
 namespace sextant {
 namespace {
@@ -44,7 +45,7 @@ daemon_state::~daemon_state() = default;
 
 void daemon_state::interpreter_failed(const std::string& section, const std::string& resource,
                                       const std::string& interpreter, const std::string& what) {
-  spdlog::error("{} {} of {}: {}", section, interpreter, resource, what);
+  spdlog::error("{} {} of {}: {}", section, interpreter, resource, masking::operator_text(what));
   metrics.increment(interpreter_failures_metric,
                     {{"section", section}, {"resource", resource}, {"interpreter", interpreter}});
 }

@@ -68,6 +68,8 @@ struct daemon_state {
   // Callers see only what they may read (--auth=kubernetes): views render with joined objects
   // marked (view_context::mark_joins), so each caller's answer is cut from the one rendering.
   bool per_caller_views = false;
+  // The non-resource URL a caller needs `get` on to read /metrics (--metrics-permission-path).
+  std::string metrics_permission_path = "/sextant/metrics";
 
   // Set by the live source: the watches not yet synced (empty: ready). Snapshot mode: none.
   std::function<std::vector<std::string>()> unsynced;

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "sections/common/pod_logs.hpp"
+#include "util/masking/secrets.hpp"
 
 namespace sextant {
 namespace net = boost::asio;
@@ -70,10 +71,11 @@ std::string log_target(const pod_log_source& source, const pod_log_plan& plan) {
   return target;
 }
 
-// The API server's reason for a refusal: its Status message, else the HTTP code.
+// The API server's reason for a refusal: its Status message, else the HTTP code. The kubelet's
+// words in it can quote an image's registry URL: masked (util/masking) before a client sees it.
 std::string refusal(const kube::stream_reply& reply) {
   if (reply.status == 0) {
-    return reply.error;
+    return masking::operator_text(reply.error);
   }
   std::string message;
   try {
@@ -81,7 +83,8 @@ std::string refusal(const kube::stream_reply& reply) {
   } catch (const json::exception&) {
     message.clear();
   }
-  return "the API server answered " + std::to_string(reply.status) + (message.empty() ? "" : ": " + message);
+  return masking::operator_text("the API server answered " + std::to_string(reply.status) +
+                                (message.empty() ? "" : ": " + message));
 }
 
 net::awaitable<void> read_log(kube::api_client& client, std::shared_ptr<merge_run> run, std::size_t index,
@@ -123,7 +126,7 @@ net::awaitable<void> read_log(kube::api_client& client, std::shared_ptr<merge_ru
       break;
     }
     if (!chunk.error.empty()) {
-      run->push(run->merger.end(index, chunk.error, plan.follow));
+      run->push(run->merger.end(index, masking::operator_text(chunk.error), plan.follow));
       break;
     }
   }

@@ -145,6 +145,16 @@ const std::vector<option_entry>& entries() {
        [](daemon_config& c, const std::string& v, const std::string& where) {
          c.access_cache_seconds = parse_positive(v, where);
        }},
+      {{"metricsPermissionPath", "--metrics-permission-path",
+        "With --auth=kubernetes: the non-resource URL a caller needs `get` on to read /metrics (default "
+        "/sextant/metrics; /metrics, which also grants the API server's and kubelets' metrics, suits a "
+        "Prometheus that already holds it)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         if (v.size() < 2 || v.front() != '/' || v.find_first_of("*? \t") != std::string::npos) {
+           throw config_error(where + ": \"" + v + "\" is not a non-resource URL (a path such as /sextant/metrics)");
+         }
+         c.metrics_permission_path = v;
+       }},
       {{"tlsCert", "--tls-cert",
         "Serve HTTPS with this PEM certificate chain (re-read when it changes; with --tls-key)"},
        [](daemon_config& c, const std::string& v, const std::string&) { c.tls_cert = v; }},

@@ -34,7 +34,10 @@ struct daemon_config {
   bool insecure_allow_anyone = false;  // --auth=none on an address that is not loopback
   int auth_cache_seconds = 10;         // how long a token's verdict is kept (by its SHA-256)
   int access_cache_seconds = 10;       // how long a permission decision is kept
-  std::string tls_cert;                // PEM files: serve HTTPS, reloaded when they change
+  // The non-resource URL a caller needs `get` on to read /metrics: sextantd's own by default,
+  // since `get /metrics` also lets its holder scrape the API server and every kubelet.
+  std::string metrics_permission_path = "/sextant/metrics";
+  std::string tls_cert;  // PEM files: serve HTTPS, reloaded when they change
   std::string tls_key;
   // Bounds on what callers may hold or ask (README "Reliability").
   int max_connections_per_client = 0;       // 0: half of max_connections

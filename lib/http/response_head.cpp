@@ -1,6 +1,10 @@
 #include "http/response_head.hpp"
 
 #include <charconv>
+// Beast's status.hpp defines, header-only, an operator<< on std::ostream that it declares with
+// <iosfwd> alone: without <ostream> here, a file compiled on its own (run-demo.sh, the
+// Dockerfile) does not build.
+#include <ostream>
 
 #include <boost/beast/http/status.hpp>
 

@@ -4,6 +4,8 @@
 #include <numeric>
 #include <utility>
 
+#include "util/masking/secrets.hpp"
+
 namespace sextant {
 
 json problem::to_json() const {
@@ -202,7 +204,9 @@ void problem_engine::judge(pass& p, std::size_t rule_index, const cached_object&
       }
       p.now_current.push_back(problem{rule.category, object.type, std::string(object.api_version),
                                       std::string(object.namespace_), std::string(object.name), std::string(object.uid),
-                                      found.id, since, std::move(found.message),
+                                      // Rules build messages from masked readings; masked again
+                                      // here, no rule can forget (util/masking).
+                                      found.id, since, masking::operator_text(found.message),
                                       context.path_json(object.type, object.namespace_, object.name)});
     } else if (!p.next_due || due < *p.next_due) {
       p.next_due = due;

@@ -5,6 +5,8 @@
 #include <string>
 #include <tuple>
 
+#include "util/masking/uris.hpp"
+
 namespace sextant {
 
 problem_metrics::problem_metrics(metrics_registry& metrics) {
@@ -25,7 +27,9 @@ void problem_metrics::collect(const problem_engine& problems, metrics_registry& 
   std::set<std::tuple<std::string, std::string, std::string, std::string>> series;
   for (const problem& p : problems.current()) {
     ++per_category[p.category];
-    series.emplace(p.category, p.type.kind, p.namespace_, p.name);
+    // Names are Kubernetes names; a snapshot's may be anything, so they pass the URI net too.
+    series.emplace(p.category, p.type.kind, masking::strip_uris_in_text(p.namespace_).text,
+                   masking::strip_uris_in_text(p.name).text);
   }
   metrics.clear("sextant_problems");
   for (const auto& [category, count] : per_category) {

@@ -225,9 +225,11 @@ TEST_CASE("callers see what their own RBAC lets them read, and nothing without a
     answer problems = http_as(reader, "GET", live.url(), "/api/v1/problems");
     REQUIRE(problems.status == 200);
     CHECK(problems.text.find("team-b") == std::string::npos);
-    CHECK(http_as(reader, "GET", live.url(), "/metrics").status == 403);  // no get on /metrics
+    CHECK(http_as(reader, "GET", live.url(), "/metrics").status == 403);  // no get on /sextant/metrics
 
-    grant(admin, "metrics-reader", "", json::array({{{"nonResourceURLs", {"/metrics"}}, {"verbs", {"get"}}}}),
+    // The daemon's own non-resource URL (--metrics-permission-path's default), as
+    // deploy/caller-roles.yaml's sextant-metrics-reader grants it.
+    grant(admin, "metrics-reader", "", json::array({{{"nonResourceURLs", {"/sextant/metrics"}}, {"verbs", {"get"}}}}),
           "sextant-reader");
     // The denial is cached for --access-cache-seconds (10): wait it out.
     json metrics = wait_for(

@@ -2,6 +2,11 @@
 // dry run and is then created, and the daemon, run with a token of deploy's own ServiceAccount,
 // syncs every watch without one forbidden and answers a caller (its reviews are granted too):
 // the ClusterRole is enough.
+#include <cctype>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
 #include <sstream>
 
 #include <yaml-cpp/yaml.h>
@@ -17,6 +22,45 @@ using namespace sextant;
 using namespace sextant::integration;
 
 namespace {
+
+// sextant_task_failures_total is being added by another change (issue 32's task supervision);
+// the alert on it is ready for when it lands. Remove it from here then.
+const std::set<std::string> not_served_yet = {"sextant_task_failures_total"};
+
+// The metric names the chart's alert rules and dashboard queries read: each sextant_ word of
+// their expressions (a histogram's as its _bucket, _count or _sum series).
+std::set<std::string> metric_names_read_by_alerts_and_dashboard() {
+  std::vector<std::string> expressions;
+  const std::filesystem::path files = std::filesystem::path(SEXTANT_SOURCE_DIR) / "deploy/helm/sextantd/files";
+  for (const YAML::Node& group : YAML::LoadFile((files / "alerts.yaml").string())["groups"]) {
+    for (const YAML::Node& rule : group["rules"]) {
+      expressions.push_back(rule["expr"].as<std::string>());
+    }
+  }
+  std::ifstream dashboard_file(files / "dashboard.json");
+  const json dashboard = json::parse(dashboard_file);
+  for (const json& panel : dashboard["panels"]) {
+    for (const json& target : panel.value("targets", json::array())) {
+      expressions.push_back(target["expr"].get<std::string>());
+    }
+  }
+  std::set<std::string> names;
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (const std::string& expression : expressions) {
+    for (std::size_t at = expression.find("sextant_"); at != std::string::npos;
+         at = expression.find("sextant_", at + 1)) {
+      if (at > 0 && word_char(expression[at - 1])) {
+        continue;
+      }
+      std::size_t end = at;
+      while (end < expression.size() && word_char(expression[end])) {
+        ++end;
+      }
+      names.insert(expression.substr(at, end - at));
+    }
+  }
+  return names;
+}
 
 // Where an object of a kind deploy/ holds is created.
 std::string collection_of(const json& object) {
@@ -100,10 +144,26 @@ TEST_CASE("deploy/ applies to a real API server and its ServiceAccount may read 
   answer metrics = http_as(cluster.admin_token(), "GET", live.url(), "/metrics");
   REQUIRE(metrics.status == 200);
   std::istringstream lines(metrics.text);
+  std::set<std::string> served;  // every metric name /metrics declares (# TYPE)
   for (std::string line; std::getline(lines, line);) {
     if (line.starts_with("sextant_watch_forbidden{")) {
       INFO(line);
       CHECK(line.ends_with(" 0"));
     }
+    if (line.starts_with("# TYPE ")) {
+      served.insert(line.substr(7, line.find(' ', 7) - 7));
+    }
+  }
+
+  // The chart's alerts and Grafana dashboard read only metrics this daemon serves, as deployed.
+  std::set<std::string> read = metric_names_read_by_alerts_and_dashboard();
+  REQUIRE(read.size() > 15);
+  for (const std::string& name : read) {
+    INFO(name << " is read by deploy/helm/sextantd/files/alerts.yaml or dashboard.json");
+    bool found = served.contains(name) || not_served_yet.contains(name);
+    for (const char* series : {"_bucket", "_count", "_sum"}) {
+      found = found || (name.ends_with(series) && served.contains(name.substr(0, name.size() - std::strlen(series))));
+    }
+    CHECK(found);
   }
 }

@@ -49,10 +49,6 @@ bool has_type(const json& value, const std::string& type) {
   return false;
 }
 
-bool names(const json& list, const std::string& resource) {
-  return list.is_array() && std::find(list.begin(), list.end(), json(resource)) != list.end();
-}
-
 }  // namespace
 
 openapi_document::openapi_document(json document) : document_(std::move(document)) {}
@@ -115,16 +111,6 @@ bool openapi_document::documents_path_prefix(const std::string& prefix) const {
   return false;
 }
 
-std::vector<json> openapi_document::declared(const std::string& role, const std::string& resource) const {
-  std::vector<json> out;
-  for (const auto& [name, schema] : document_["components"]["schemas"].items()) {
-    if (names(schema.value("x-sextant-" + role, json::array()), resource)) {
-      out.push_back(resolve(schema));
-    }
-  }
-  return out;
-}
-
 std::set<std::string> openapi_document::resources_named() const {
   std::set<std::string> out;
   for (const auto& [name, schema] : document_["components"]["schemas"].items()) {
@@ -137,40 +123,20 @@ std::set<std::string> openapi_document::resources_named() const {
   return out;
 }
 
-json openapi_document::summary_schema(const std::string& resource) const {
-  json schema = resolve(json{{"$ref", "#/components/schemas/Summary"}});
-  for (const json& extra : declared("summary", resource)) {
-    schema = merge(schema, extra);
+std::map<std::string, std::string> openapi_document::resources_declared() const {
+  std::map<std::string, std::string> out;
+  const json declared = document_.value("x-sextant-resources", json::object());
+  for (const auto& [section, resources] : declared.items()) {
+    for (const auto& [resource, scope] : resources.items()) {
+      out.emplace(section + "/" + resource, scope.get<std::string>());
+    }
   }
-  return schema;
+  return out;
 }
 
-json openapi_document::details_schema(const std::string& resource) const {
-  json schema = merge(resolve(json{{"$ref", "#/components/schemas/Details"}}), summary_schema(resource));
-  // Details blocks join each other (DRA adds reasons to core's `waiting`), but a block replaces
-  // a summary field of its name (a Cluster Queue's `cohort` is a name in lists, a link in details).
-  json blocks = json::object();
-  for (const json& extra : declared("details", resource)) {
-    blocks = merge(blocks, extra);
-  }
-  const json named = blocks.value("properties", json::object());
-  for (const auto& [name, block] : named.items()) {
-    schema["properties"].erase(name);
-  }
-  return merge(schema, blocks);
-}
-
-json openapi_document::list_schema(const std::string& resource, bool computed) const {
-  if (!computed) {
-    json schema = resolve(json{{"$ref", "#/components/schemas/List"}});
-    schema["properties"]["items"]["items"] = summary_schema(resource);
-    return schema;
-  }
-  json schema = nullptr;
-  for (const json& declared_list : declared("list", resource)) {
-    schema = schema.is_null() ? declared_list : merge(schema, declared_list);
-  }
-  return schema;
+const json& openapi_document::target_of(const json& reference) const {
+  const std::string ref = reference.get<std::string>();
+  return document_["components"]["schemas"][ref.substr(ref.rfind('/') + 1)];
 }
 
 json openapi_document::resolve(const json& schema) const {
@@ -179,9 +145,7 @@ json openapi_document::resolve(const json& schema) const {
   }
   json out = json::object();
   if (schema.contains("$ref")) {
-    const std::string ref = schema["$ref"].get<std::string>();
-    const std::string name = ref.substr(ref.rfind('/') + 1);
-    out = resolve(document_["components"]["schemas"][name]);
+    out = resolve(target_of(schema["$ref"]));
   }
   if (schema.contains("allOf")) {
     for (const json& part : schema["allOf"]) {
@@ -213,9 +177,37 @@ json openapi_document::merge(const json& a, const json& b) const {
       }
     } else if (key == "nullable") {
       out[key] = out[key].get<bool>() || value.get<bool>();
+    } else if (key == "type" && out[key] != value) {
+      out["x-sextant-conflict"] =
+          "documented as both " + out[key].get<std::string>() + " and " + value.get<std::string>();
     }
   }
   return out;
+}
+
+bool openapi_document::allows_null(const json& schema) const {
+  if (!schema.is_object()) {
+    return true;
+  }
+  if (schema.contains("$ref")) {
+    return allows_null(target_of(schema["$ref"]));  // OpenAPI 3.0 ignores a $ref's siblings
+  }
+  for (const char* alternatives : {"oneOf", "anyOf"}) {
+    if (schema.contains(alternatives) &&
+        std::none_of(schema[alternatives].begin(), schema[alternatives].end(),
+                     [this](const json& alternative) { return allows_null(alternative); })) {
+      return false;
+    }
+  }
+  if (schema.contains("allOf") && !std::all_of(schema["allOf"].begin(), schema["allOf"].end(),
+                                               [this](const json& part) { return allows_null(part); })) {
+    return false;
+  }
+  if (schema.contains("enum") &&
+      std::find(schema["enum"].begin(), schema["enum"].end(), json(nullptr)) == schema["enum"].end()) {
+    return false;
+  }
+  return !schema.contains("type") || schema.value("nullable", false);
 }
 
 std::vector<std::string> openapi_document::departures(const json& value, const json& schema) const {
@@ -226,25 +218,31 @@ std::vector<std::string> openapi_document::departures(const json& value, const j
 
 void openapi_document::check(const json& value, const json& raw, const std::string& where,
                              std::vector<std::string>& out) const {
-  const json schema = resolve(raw);
   if (value.is_null()) {
-    const bool allowed = schema.value("nullable", false) || !schema.contains("type") ||
-                         (schema.contains("enum") && std::find(schema["enum"].begin(), schema["enum"].end(),
-                                                               json(nullptr)) != schema["enum"].end());
-    if (!allowed) {
+    if (!allows_null(raw)) {
       out.push_back(where + ": null, but not nullable");
     }
     return;
   }
-  if (schema.contains("oneOf")) {
-    for (const json& alternative : schema["oneOf"]) {
+  const json schema = resolve(raw);
+  if (schema.contains("x-sextant-conflict")) {
+    out.push_back(where + ": " + schema["x-sextant-conflict"].get<std::string>());
+  }
+  for (const char* alternatives : {"oneOf", "anyOf"}) {
+    if (!schema.contains(alternatives)) {
+      continue;
+    }
+    std::size_t matched = 0;
+    for (const json& alternative : schema[alternatives]) {
       std::vector<std::string> departed;
       check(value, alternative, where, departed);
-      if (departed.empty()) {
-        return;
-      }
+      matched += departed.empty() ? 1 : 0;
     }
-    out.push_back(where + ": matches none of its oneOf alternatives: " + value.dump().substr(0, 120));
+    if (matched == 0) {
+      out.push_back(where + ": matches none of its " + alternatives + " alternatives: " + value.dump().substr(0, 120));
+    } else if (matched > 1 && std::string(alternatives) == "oneOf") {
+      out.push_back(where + ": matches more than one of its oneOf alternatives: " + value.dump().substr(0, 120));
+    }
     return;
   }
   if (schema.contains("type") && !has_type(value, schema["type"].get<std::string>())) {

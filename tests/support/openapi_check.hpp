@@ -3,11 +3,11 @@
 // writes must be declared, of the declared type (or null where nullable), within its enum, and
 // every required member present.
 //
-// Which schemas document which resource is said in the document itself, beside each schema, so
-// that a new section documents its views in its own fragment and this check finds them:
-//   x-sextant-summary: [kueue/workloads]   fields added to that resource's summaries (and details)
-//   x-sextant-details: [core/pods]         fields added to its details (own blocks or extensions)
-//   x-sextant-list:    [dra/devices]       the whole list answer of a computed page
+// Each resource's answers are documented under its own paths (/api/v1/kueue/workloads and the
+// details path), which scripts/merge-openapi.py writes from x-sextant-resources and the schemas
+// that name the resource (x-sextant-summary, -details, -list); answers are checked against the
+// schema of the path they were asked on.
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -28,14 +28,11 @@ class openapi_document {
   // Whether some path template starts with these literal segments ("/api/v1/kueue/queue").
   bool documents_path_prefix(const std::string& prefix) const;
 
-  // The schema of a resource's summaries, details, or (computed pages) list answer.
-  json summary_schema(const std::string& resource) const;
-  json details_schema(const std::string& resource) const;
-  json list_schema(const std::string& resource, bool computed) const;
-  // Every "section/resource" an x-sextant-* key names, so a test can check they exist.
+  // Every "section/resource" an x-sextant-summary, -details or -list key names, so a test can
+  // check they exist.
   std::set<std::string> resources_named() const;
-  // The schemas that declare `role` ("summary", "details", "list") for `resource`.
-  std::vector<json> declared(const std::string& role, const std::string& resource) const;
+  // x-sextant-resources: "section/resource" -> namespaced, cluster or computed.
+  std::map<std::string, std::string> resources_declared() const;
 
   // How `value` departs from `schema`, one line each ("$.claims[].state: not documented").
   // Array indexes are written [] so one missing declaration is one line.
@@ -43,10 +40,15 @@ class openapi_document {
 
   // $ref followed and allOf folded into one schema.
   json resolve(const json& schema) const;
-  // Two resolved schemas as one: properties, items and required joined.
+  // Two resolved schemas as one: properties, items and required joined. Two types for one
+  // member are kept as a departure ("x-sextant-conflict"), never one silently dropped.
   json merge(const json& a, const json& b) const;
+  // Whether null is a valid value, as OpenAPI 3.0.3 reads `nullable`: only beside a `type`, and
+  // every part of an allOf (a $ref's target included) must allow it.
+  bool allows_null(const json& schema) const;
 
  private:
+  const json& target_of(const json& reference) const;
   void check(const json& value, const json& schema, const std::string& where, std::vector<std::string>& out) const;
 
   json document_;

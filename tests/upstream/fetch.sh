@@ -41,6 +41,11 @@ module[crds/lws]=sigs.k8s.io/lws
 files[crds/lws]="config/crd/bases/leaderworkerset.x-k8s.io_leaderworkersets.yaml"
 module[crds/appwrapper]=github.com/project-codeflare/appwrapper
 files[crds/appwrapper]="config/crd/bases/workload.codeflare.dev_appwrappers.yaml"
+# The Prometheus Operator's ServiceMonitor and PrometheusRule, which the Helm chart renders
+# (tests/helm/check_chart.sh validates them with kubeconform against these CRDs).
+module[crds/prometheus-operator]=github.com/prometheus-operator/prometheus-operator
+files[crds/prometheus-operator]="example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml
+  example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml"
 # The operators' generated webhook manifests, for `testcluster --kueue-webhooks/--jobset-webhooks`,
 # which registers them by URL with the controller the tests run.
 module[webhooks/kueue]=sigs.k8s.io/kueue

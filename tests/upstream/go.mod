@@ -1,4 +1,5 @@
-// Pins the upstream Go modules whose data files the tests read: each operator's CRDs, and
+// Pins the upstream Go modules whose data files the tests read: each operator's CRDs (and the
+// Prometheus Operator's, for the Helm chart's monitoring objects), and
 // k8s.io/api's round-trip test data. No Go code builds from here; fetch.sh downloads the exact
 // versions below (verified against go.sum) and copies the files the tests use.
 module sextant.test/upstream
@@ -11,6 +12,7 @@ require (
 	github.com/kubeflow/trainer/v2 v2.0.0
 	github.com/kubeflow/training-operator v1.8.1
 	github.com/project-codeflare/appwrapper v1.1.2
+	github.com/prometheus-operator/prometheus-operator v0.85.0
 	github.com/ray-project/kuberay/ray-operator v1.6.2
 	k8s.io/api v0.37.2
 	sigs.k8s.io/jobset v0.12.0

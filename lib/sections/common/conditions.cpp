@@ -1,5 +1,9 @@
 #include "sections/common/conditions.hpp"
 
+#include "util/masking/secrets.hpp"
+
+#include <algorithm>
+
 namespace sextant {
 
 const packed_value* condition_of(const packed_value& object, std::string_view type) {
@@ -36,6 +40,13 @@ std::optional<time_point> since_of(const packed_value* condition, const packed_v
   return created_at(object);
 }
 
+std::optional<time_point> later_of(std::optional<time_point> a, std::optional<time_point> b) {
+  if (a && b) {
+    return std::max(*a, *b);
+  }
+  return a ? a : b;
+}
+
 json time_or_null(const std::optional<time_point>& at) {
   return at ? json(format_rfc3339(*at)) : json(nullptr);
 }
@@ -50,7 +61,7 @@ json conditions_json(const packed_value& conditions) {
     out.push_back({{"type", string_or(condition, {"type"})},
                    {"status", string_or(condition, {"status"})},
                    {"reason", string_or(condition, {"reason"})},
-                   {"message", string_or(condition, {"message"})},
+                   {"message", masking::operator_text(string_or(condition, {"message"}))},
                    {"lastTransitionTime", at && !at->empty() ? json(*at) : json(nullptr)}});
   }
   return out;

@@ -2,7 +2,8 @@
 // Kubernetes conditions as every section reads and shows them.
 //
 // One JSON shape for every kind's `conditions` array: {type, status, reason, message,
-// lastTransitionTime}, strings as written ("" when a condition leaves one out) and the time null
+// lastTransitionTime}, strings as written ("" when a condition leaves one out) but the message
+// masked (masking::operator_text: operators quote URLs and log lines in it), and the time null
 // when it has none. One rule for how long something has held: since_of.
 #include <optional>
 #include <string>
@@ -19,6 +20,8 @@ const packed_value* condition_of(const packed_value& object, std::string_view ty
 // A condition's fields; empty (or nullopt) for a null condition or a missing field.
 std::string condition_status(const packed_value* condition);
 std::string condition_reason(const packed_value* condition);
+// The message as written, to read; what a view shows of it goes through masking::operator_text
+// (the API does that for a state's message, conditions_json for a conditions block).
 std::string condition_message(const packed_value* condition);
 std::optional<time_point> transition_time(const packed_value* condition);
 
@@ -29,6 +32,9 @@ std::optional<time_point> created_at(const packed_value& object);
 // condition without a time, or none yet, has held since the object exists as far as anyone can
 // tell). Nullopt when neither is written.
 std::optional<time_point> since_of(const packed_value* condition, const packed_value& object);
+
+// The later of two times that may be unknown: either when only one is known.
+std::optional<time_point> later_of(std::optional<time_point> a, std::optional<time_point> b);
 
 // An RFC 3339 time, or null.
 json time_or_null(const std::optional<time_point>& at);

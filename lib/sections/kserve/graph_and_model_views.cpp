@@ -1,5 +1,5 @@
 // State, summary and details of Inference Graphs and Trained Models, from their conditions,
-// with every URL and message stripped (shown_uris.hpp).
+// with every URL stripped (shown_uris.hpp) and every message masked.
 #include <array>
 
 #include "sections/common/conditions.hpp"
@@ -8,6 +8,7 @@
 #include "sections/kserve/inference_service_reading.hpp"
 #include "sections/kserve/kserve_section.hpp"
 #include "sections/kserve/shown_uris.hpp"
+#include "util/masking/secrets.hpp"
 
 namespace sextant::kserve {
 namespace {
@@ -17,7 +18,7 @@ constexpr std::array<std::string_view, 3> trained_model_conditions = {"Inference
                                                                       "MemoryResourceAvailable"};
 
 object_state condition_state(std::string label, const packed_value* condition) {
-  return {std::move(label), condition_reason(condition), shown_text(condition_message(condition))};
+  return {std::move(label), condition_reason(condition), masking::operator_text(condition_message(condition))};
 }
 
 }  // namespace
@@ -68,7 +69,7 @@ void graph_details(const cached_object& graph, const view_context& context, deta
                      {"steps", std::move(steps)}});
   }
   view.blocks["nodes"] = std::move(nodes);
-  view.blocks["conditions"] = shown_conditions(body);
+  view.blocks["conditions"] = status_conditions_json(body);
   const deployment_mode mode = read_deployment_mode(body);
   if (mode.mode == "Standard" && condition_true(condition_of(body, "Ready"))) {
     view.note(
@@ -110,7 +111,7 @@ void trained_model_details(const cached_object& model, const view_context& conte
                           {"memory", or_null(string_or(body, {"spec", "model", "memory"}))},
                           {"storageUri", uri_json(string_or(body, {"spec", "model", "storageUri"}))}};
   view.blocks["address"] = uri_json(string_or(body, {"status", "address", "url"}));
-  view.blocks["conditions"] = shown_conditions(body);
+  view.blocks["conditions"] = status_conditions_json(body);
   const std::string service = string_or(body, {"spec", "inferenceService"});
   if (!service.empty()) {
     view.link(context, "inference-service", context.api_version(inference_service_kind), "InferenceService",

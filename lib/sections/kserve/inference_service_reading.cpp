@@ -6,7 +6,7 @@
 
 #include "sections/common/conditions.hpp"
 #include "sections/kserve/kserve_section.hpp"
-#include "sections/kserve/shown_uris.hpp"
+#include "util/masking/secrets.hpp"
 
 namespace sextant::kserve {
 namespace {
@@ -82,7 +82,7 @@ model_status read_model_status(const packed_value& body) {
     failure_info info;
     info.location = string_or(*failure, {"location"});
     info.reason = string_or(*failure, {"reason"});
-    info.message = shown_text(string_or(*failure, {"message"}));
+    info.message = masking::operator_text(string_or(*failure, {"message"}));
     info.model_revision = string_or(*failure, {"modelRevisionName"});
     info.time = parse_rfc3339(string_or(*failure, {"time"}));
     info.exit_code = get_int(*failure, {"exitCode"});
@@ -228,11 +228,11 @@ service_reading read_service(const cached_object& service) {
   check_type(body, {"status", "components"}, &packed_value::is_object, "status.components", "an object", reading.notes);
   reading.mode = read_deployment_mode(body);
   if (reading.mode.source.empty() && !reading.mode.written.empty()) {
-    reading.notes.push_back("The deployment mode annotation says \"" + shown_text(reading.mode.written) +
+    reading.notes.push_back("The deployment mode annotation says \"" + masking::operator_text(reading.mode.written) +
                             "\", which KServe does not read; the cluster's default applies.");
   } else if (reading.mode.source == "status" && reading.mode.mode == reading.mode.written &&
              normalized_mode(reading.mode.written).empty()) {
-    reading.notes.push_back("status.deploymentMode is \"" + shown_text(reading.mode.written) +
+    reading.notes.push_back("status.deploymentMode is \"" + masking::operator_text(reading.mode.written) +
                             "\", a mode this daemon does not know.");
   }
   reading.model = read_model_status(body);
@@ -266,7 +266,7 @@ service_reading read_service(const cached_object& service) {
   }
   auto condition_explanation = [](const packed_value* condition) {
     return explanation{string_or(*condition, {"type"}), condition_reason(condition),
-                       shown_text(condition_message(condition))};
+                       masking::operator_text(condition_message(condition))};
   };
 
   if (condition_true(stopped) || stop_annotation_set(body)) {
@@ -301,7 +301,7 @@ service_reading read_service(const cached_object& service) {
     return reading;
   }
   if (condition_true(ready)) {
-    reading.state = {"Ready", condition_reason(ready), shown_text(condition_message(ready))};
+    reading.state = {"Ready", condition_reason(ready), masking::operator_text(condition_message(ready))};
     reading.since = transition_time(ready);
     reading.why.reset();
     return reading;

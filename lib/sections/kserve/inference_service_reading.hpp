@@ -1,7 +1,8 @@
 #pragma once
 // One reading per Inference Service, shared by its state, summary, details and problem rules:
 // the state and its explanation, the deployment mode, the model status and each component with
-// its traffic. Every text and URI a reading keeps is already stripped (shown_uris.hpp).
+// its traffic. Every message a reading keeps is already masked (masking::operator_text); URIs are
+// kept as written and stripped by the views (shown_uris.hpp).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,7 +16,7 @@ namespace sextant::kserve {
 struct failure_info {
   std::string location;
   std::string reason;
-  std::string message;  // stripped
+  std::string message;  // masked
   std::string model_revision;
   std::optional<time_point> time;
   std::optional<std::int64_t> exit_code;
@@ -79,7 +80,7 @@ inline constexpr std::string_view cluster_default_mode = "the cluster's default"
 struct explanation {
   std::string source;  // "modelStatus.lastFailureInfo", or a condition type
   std::string reason;
-  std::string message;  // stripped
+  std::string message;  // masked
 };
 
 struct service_reading {

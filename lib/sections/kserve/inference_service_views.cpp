@@ -1,6 +1,6 @@
 // State, summary and details of Inference Services, rendered from one reading
 // (inference_service_reading.hpp) and the runtime choice (runtime_choice.hpp). Every URI and
-// message shown is stripped (shown_uris.hpp).
+// message shown is masked (shown_uris.hpp, masking::operator_text).
 #include <set>
 
 #include "sections/common/conditions.hpp"
@@ -203,7 +203,7 @@ void service_details(const cached_object& service, const view_context& context, 
                 cluster ? "" : service.namespace_, (*ref)->name);
     }
   }
-  view.blocks["conditions"] = shown_conditions(body);
+  view.blocks["conditions"] = status_conditions_json(body);
   link_made(service, reading, context, view);
   link_owners(service, context, view);
 }

@@ -2,7 +2,8 @@
 // The `kserve` section (serving.kserve.io): Inference Services, Serving Runtimes, Cluster Serving
 // Runtimes, Inference Graphs and Trained Models, explained from KServe's own status, with the
 // Serving Runtime KServe chooses for a model replayed by KServe's rules (runtime_choice.hpp).
-// Every URI and operator message shown goes through util/masking/uris (shown_uris.hpp).
+// Every URI shown goes through util/masking/uris (shown_uris.hpp), every message through
+// masking::operator_text.
 #include <string_view>
 
 #include "sections/section.hpp"

@@ -2,7 +2,7 @@
 // whose spec KServe cannot run (after 2 minutes), and one not ready (after 10 minutes; a very
 // large model still downloading can reach it, and the message then says what the model status
 // says). Stopped and deleting services have none. Messages come from the reading, whose texts
-// are stripped.
+// are masked.
 #include <chrono>
 
 #include "sections/common/objects.hpp"

@@ -131,7 +131,13 @@ job_reading read_job(const cached_object& job, const view_context& context) {
   reading.cluster_name = string_or(body, {"status", "rayClusterName"});
   reading.submission_mode = string_or(body, {"spec", "submissionMode"}, "K8sJobMode");
   std::string entrypoint = string_or(body, {"spec", "entrypoint"});
-  reading.entrypoint = entrypoint.empty() ? "" : masking::shown_or_see_yaml(masking::mask_command_line(entrypoint));
+  if (!entrypoint.empty()) {
+    masking::masked_text masked = masking::mask_command_line(entrypoint);
+    reading.entrypoint = masking::shown_or_see_yaml(masked);
+    if (std::string note = masking::masking_note("The entrypoint", masked); !note.empty()) {
+      reading.notes.push_back(std::move(note));
+    }
+  }
 
   const std::string reason = string_or(body, {"status", "reason"});
   const std::string message = masking::operator_text(string_or(body, {"status", "message"}));
@@ -307,15 +313,15 @@ service_reading read_service(const cached_object& service, const view_context& c
   return reading;
 }
 
-std::string masked_serve_config(const cached_object& service) {
+std::optional<masking::masked_text> masked_serve_config(const cached_object& service) {
   const packed_value* config = find(service.body(), {"spec", "serveConfigV2"});
   if (config == nullptr || config->is_null()) {
-    return {};
+    return std::nullopt;
   }
   if (!config->is_string()) {
-    return std::string(masking::see_yaml);
+    return masking::masked_text{std::nullopt, "spec.serveConfigV2 is not a string", false};
   }
-  return masking::shown_or_see_yaml(masking::mask_yaml(config->string_view()));
+  return masking::mask_yaml(config->string_view());
 }
 
 bool pod_ready(const cached_object& pod) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sections/section.hpp"
+#include "util/masking/secrets.hpp"
 
 namespace sextant::kuberay {
 
@@ -32,7 +33,7 @@ struct job_reading {
   std::string job_status;         // status.jobStatus
   std::int64_t failed_attempts = 0;
   std::int64_t max_attempts = 1;  // backoffLimit + 1
-  std::string entrypoint;         // masked, or "see YAML"
+  std::string entrypoint;         // masked, or "see YAML" (and a note says why)
   std::string cluster_name;
   std::string submission_mode;
   std::vector<std::string> notes;
@@ -63,8 +64,9 @@ struct service_reading {
 };
 service_reading read_service(const cached_object& service, const view_context& context);
 
-// The Serve config as YAML, masked; "see YAML" when it cannot be read safely; empty when unset.
-std::string masked_serve_config(const cached_object& service);
+// The Serve config as YAML, masked (masking::mask_yaml), or why it is not shown; nullopt when
+// unset.
+std::optional<masking::masked_text> masked_serve_config(const cached_object& service);
 
 // Whether a pod's Ready condition is True (head and worker pods alike).
 bool pod_ready(const cached_object& pod);

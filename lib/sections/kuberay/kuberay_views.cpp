@@ -1,5 +1,6 @@
 // State, summary and details of Ray Clusters, Ray Jobs and Ray Services, each rendered from one
-// reading. Texts shown are masked (util/masking): nothing a mask hides reaches a view.
+// reading. Texts shown are masked (util/masking): the readings mask what they keep, condition
+// blocks are masked by sections/common/conditions, and the API masks every view again.
 #include <algorithm>
 
 #include "sections/common/conditions.hpp"
@@ -16,17 +17,6 @@ namespace {
 
 json state_json(const object_state& state) {
   return {{"label", state.label}, {"reason", state.reason}, {"message", state.message}};
-}
-
-// Conditions with their messages' URL credentials removed.
-json masked_conditions(const packed_value& body) {
-  json conditions = status_conditions_json(body);
-  for (json& condition : conditions) {
-    if (condition.contains("message") && condition["message"].is_string()) {
-      condition["message"] = masking::operator_text(condition["message"].get<std::string>());
-    }
-  }
-  return conditions;
 }
 
 void notes_of(const std::vector<std::string>& notes, details_view& view) {
@@ -129,7 +119,7 @@ void cluster_details(const cached_object& cluster, const view_context& context, 
     pods.push_back(std::move(row));
   }
   view.blocks["pods"] = {{"items", pods}, {"incomplete", !reason.empty()}, {"incompleteReason", or_null(reason)}};
-  view.blocks["conditions"] = masked_conditions(body);
+  view.blocks["conditions"] = status_conditions_json(body);
   if (reading.head_pod) {
     view.link(context, "head-pod", *reading.head_pod);
   }
@@ -190,8 +180,12 @@ void service_details(const cached_object& service, const view_context& context, 
   view.blocks["activeCluster"] = or_null(reading.active_cluster);
   view.blocks["pendingCluster"] = or_null(reading.pending_cluster);
   view.blocks["serveApplications"] = apps_json(reading);
-  view.blocks["serveConfig"] = or_null(masked_serve_config(service));
-  view.blocks["conditions"] = masked_conditions(body);
+  std::optional<masking::masked_text> config = masked_serve_config(service);
+  view.blocks["serveConfig"] = config ? json(masking::shown_or_see_yaml(*config)) : json(nullptr);
+  if (std::string note = config ? masking::masking_note("The Serve config", *config) : ""; !note.empty()) {
+    view.note(note);
+  }
+  view.blocks["conditions"] = status_conditions_json(body);
   if (reading.upgrading && reading.state.label == "Upgrading" && !reading.not_ready) {
     view.note("During the upgrade the active Ray Cluster keeps serving; traffic moves once the pending one is ready.");
   }

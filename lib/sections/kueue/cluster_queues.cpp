@@ -118,14 +118,14 @@ void cluster_queue_details(const cached_object& queue, const view_context& conte
                    view);
   std::string cohort = cohort_of(body);
   if (cohort.empty()) {
-    view.blocks["cohort"] = nullptr;
+    view.blocks["cohortLink"] = nullptr;
     view.note("Not in a cohort: it neither borrows nor lends quota.");
   } else {
     json link = link_to(context, cohort_kind, "", cohort);
     // A cohort named by queues needs no Cohort object: Kueue makes an implicit one.
     link["exists"] = exists_json(context, cohort_kind, "", cohort);
-    view.blocks["cohort"] = std::move(link);
-    view.link(context, "cohort", view.blocks["cohort"]["apiVersion"].get<std::string>(), "Cohort", "", cohort);
+    view.blocks["cohortLink"] = std::move(link);
+    view.link(context, "cohort", view.blocks["cohortLink"]["apiVersion"].get<std::string>(), "Cohort", "", cohort);
   }
   view.blocks["stopPolicy"] = stop_policy_of(body);
   view.blocks["quota"] = quota_table(queue, context);

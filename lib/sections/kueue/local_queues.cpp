@@ -65,16 +65,16 @@ void local_queue_details(const cached_object& queue, const view_context& context
   std::string cluster_name = string_or(body, {"spec", "clusterQueue"});
   object_ptr cluster = cluster_name.empty() ? nullptr : context.store.get(cluster_queue_kind, "", cluster_name);
   if (cluster_name.empty()) {
-    view.blocks["clusterQueue"] = nullptr;
+    view.blocks["clusterQueueLink"] = nullptr;
   } else {
     json link = link_to(context, cluster_queue_kind, "", cluster_name);
     const bool kueue_says_missing = local_queue_state(queue, context).reason == "ClusterQueueDoesNotExist";
     // Missing only when Kueue says so or the whole list is read: never a guess.
     link["exists"] = exists_json(cluster != nullptr, context, cluster_queue_kind, kueue_says_missing);
     link["state"] = cluster ? json(cluster_queue_state(*cluster, context).label) : json(nullptr);
-    view.blocks["clusterQueue"] = std::move(link);
-    view.link(context, "clusterQueue", view.blocks["clusterQueue"]["apiVersion"].get<std::string>(), "ClusterQueue", "",
-              cluster_name);
+    view.blocks["clusterQueueLink"] = std::move(link);
+    view.link(context, "clusterQueue", view.blocks["clusterQueueLink"]["apiVersion"].get<std::string>(), "ClusterQueue",
+              "", cluster_name);
   }
   view.blocks["stopPolicy"] = stop_policy_of(body);
   view.blocks["usage"] = usage_rows(body);

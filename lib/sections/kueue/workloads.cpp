@@ -121,7 +121,7 @@ void workload_details(const cached_object& workload, const view_context& context
   } else {
     view.blocks["requeueState"] = nullptr;
   }
-  view.blocks["priority"] = priority_json(body);
+  view.blocks["priorityClass"] = priority_json(body);
   if (auto ref = priority_class_of(body); ref && ref->kind == "WorkloadPriorityClass") {
     view.link(context, "priorityClass", context.api_version(priority_class_kind), "WorkloadPriorityClass", "",
               ref->name);

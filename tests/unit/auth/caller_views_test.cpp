@@ -53,7 +53,7 @@ struct policy_daemon {
 // Alice reads Kueue in team-a, and the cluster's queues; nothing of team-b.
 bool alice_may(const access_check& check) {
   if (check.non_resource()) {
-    return check.path == "/metrics" && check.verb == "get";
+    return check.path == "/sextant/metrics" && check.verb == "get";
   }
   if (check.group == "kueue.x-k8s.io" && (check.resource == "clusterqueues" || check.resource == "resourceflavors")) {
     return true;
@@ -124,8 +124,13 @@ TEST_CASE("details need get, and joined objects the caller may not read are only
     CHECK(entry == json({{"hidden", "you may not read localqueues in team-b"}}));
   }
   CHECK(cut["name"] == "gpu-shared");
-  CHECK(cut.dump().find("research") == std::string::npos);
-  CHECK(whole.dump().find("research") != std::string::npos);
+  // Its cohort is a Cohort alice may not get: the link is hidden. Its name stays, as in the
+  // list of Cluster Queues she may read (details = summary + blocks).
+  CHECK(cut["cohortLink"] == json({{"hidden", "you may not read cohorts"}}));
+  CHECK(cut["cohort"] == whole["cohort"]);
+  // team-b's Local Queue (also named research) is said to be there, never named.
+  CHECK(whole["localQueues"].dump().find("\"research\"") != std::string::npos);
+  CHECK(cut["localQueues"].dump().find("\"research\"") == std::string::npos);
   // gpu-a100's waiting Workloads are all team-a's: shown as they are.
   CHECK(alice.get("/api/v1/kueue/clusterqueues/gpu-a100").second["waiting"] ==
         everyone.get("/api/v1/kueue/clusterqueues/gpu-a100").second["waiting"]);
@@ -170,6 +175,18 @@ TEST_CASE("problems and metrics leave out what the caller may not list", "[auth]
 
   policy_daemon stranger([](const access_check&) { return false; });
   CHECK(stranger.ask("GET", "/metrics").status == 403);
+}
+
+TEST_CASE("/metrics needs get on /sextant/metrics, not the /metrics that also opens the API server's", "[auth]") {
+  // A Prometheus whose ClusterRole grants `get /metrics` (kubelets, the API server) reads no
+  // sextantd metrics by that alone: the daemon's own URL is asked for.
+  policy_daemon scraper([](const access_check& check) { return check.non_resource() && check.path == "/metrics"; });
+  CHECK(scraper.ask("GET", "/metrics").status == 403);
+  policy_daemon own([](const access_check& check) { return check.non_resource() && check.path == "/sextant/metrics"; });
+  CHECK(own.ask("GET", "/metrics").status == 200);
+  // --metrics-permission-path /metrics: for those who choose the wider grant.
+  scraper.demo.state.metrics_permission_path = "/metrics";
+  CHECK(scraper.ask("GET", "/metrics").status == 200);
 }
 
 TEST_CASE("changing problem settings needs put on /sextant/settings/problems", "[auth]") {

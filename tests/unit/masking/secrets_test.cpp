@@ -107,7 +107,7 @@ TEST_CASE("Serve config YAML: values under env_vars and secret-looking keys are 
       {"null under env_vars", "env_vars:\n  EMPTY:\n", {}, {"EMPTY"}},
   };
   for (const masking_case& c : cases) {
-    check(mask_yaml(c.input), c);
+    check(mask_yaml(c.input).text, c);
   }
 }
 
@@ -115,20 +115,20 @@ TEST_CASE("Serve config YAML that cannot be read safely is not shown", "[masking
   for (const char* bad :
        {"a: [unclosed\n", "? [complex, key]\n: value\n", "a: b: c\n", "a: &x 1\nb: *y\n", "a: {b: c\n"}) {
     INFO(bad);
-    CHECK_FALSE(mask_yaml(bad).has_value());
+    CHECK_FALSE(mask_yaml(bad).text.has_value());
   }
   std::string deep(200, '[');
-  CHECK_FALSE(mask_yaml(deep).has_value());
-  CHECK(shown_or_see_yaml(std::nullopt) == "see YAML");
+  CHECK_FALSE(mask_yaml(deep).text.has_value());
+  CHECK(shown_or_see_yaml(masked_text{}) == "see YAML");
 }
 
 TEST_CASE("Serve config YAML that is not UTF-8 is not shown", "[masking]") {
   // "\xC1\xB4" is an overlong 't': the key reads "oken" here, yet yaml-cpp's emitter writes it
   // back as "token", and the value beside it came out unmasked (found by fuzz_masking).
-  CHECK_FALSE(mask_yaml("\xC1\xB4oken: x\n").has_value());
-  CHECK_FALSE(mask_yaml("name: \xFF\n").has_value());
-  REQUIRE(mask_yaml("name: caf\xC3\xA9\ntoken: x\n").has_value());
-  CHECK(mask_yaml("name: caf\xC3\xA9\ntoken: x\n")->find("<hidden>") != std::string::npos);
+  CHECK_FALSE(mask_yaml("\xC1\xB4oken: x\n").text.has_value());
+  CHECK_FALSE(mask_yaml("name: \xFF\n").text.has_value());
+  REQUIRE(mask_yaml("name: caf\xC3\xA9\ntoken: x\n").text.has_value());
+  CHECK(mask_yaml("name: caf\xC3\xA9\ntoken: x\n").text->find("<hidden>") != std::string::npos);
 }
 
 TEST_CASE("entrypoints: flags, NAME=value, quotes, spaces and several lines", "[masking]") {
@@ -156,13 +156,13 @@ TEST_CASE("entrypoints: flags, NAME=value, quotes, spaces and several lines", "[
       {"no secrets", "python -m ray.job --num-workers 4", {}, {"python -m ray.job --num-workers 4"}},
   };
   for (const masking_case& c : cases) {
-    check(mask_command_line(c.input), c);
+    check(mask_command_line(c.input).text, c);
   }
 }
 
 TEST_CASE("an entrypoint that cannot be read safely is not shown", "[masking]") {
-  CHECK_FALSE(mask_command_line("python x.py --token \"unclosed").has_value());
-  CHECK_FALSE(mask_command_line("TOKEN='open python x.py").has_value());
+  CHECK_FALSE(mask_command_line("python x.py --token \"unclosed").text.has_value());
+  CHECK_FALSE(mask_command_line("TOKEN='open python x.py").text.has_value());
 }
 
 TEST_CASE("operator text has URL credentials removed", "[masking]") {
@@ -173,16 +173,16 @@ TEST_CASE("operator text has URL credentials removed", "[masking]") {
 
 TEST_CASE("a secret-looking flag with nothing after it but a bracket is read, not crashed on", "[masking]") {
   // Found by fuzz_masking: the flag's value is empty, so no part is hidden.
-  auto masked = mask_command_line("ions:\n-apikey}\n");
+  auto masked = mask_command_line("ions:\n-apikey}\n").text;
   REQUIRE(masked.has_value());
   CHECK(*masked == "ions:\n-apikey}\n");
-  CHECK(mask_command_line("run --token") == std::optional<std::string>("run --token"));
+  CHECK(mask_command_line("run --token").text == std::optional<std::string>("run --token"));
 }
 
 TEST_CASE("YAML that makes yaml-cpp 0.7's LoadAll loop forever is read document by document", "[masking]") {
   // Found by fuzz_masking (a timeout): a stream that starts with ",". Returning at all is the test.
   CHECK_NOTHROW(mask_yaml(",S"));
-  auto two = mask_yaml("a: 1\n---\ntoken: x\n");
+  auto two = mask_yaml("a: 1\n---\ntoken: x\n").text;
   REQUIRE(two.has_value());
   CHECK(two->find("x") == std::string::npos);
   CHECK(two->find("<hidden>") != std::string::npos);

@@ -41,19 +41,23 @@ std::string object_path(const section& s, const resource_def& r, const cached_ob
 }  // namespace
 
 TEST_CASE("the x-sextant keys of api/openapi.yaml name registered resources", "[openapi]") {
-  std::set<std::string> registered;
+  std::map<std::string, std::string> registered;  // section/resource -> its scope
   for (const section& s : all_sections()) {
     for (const resource_def& r : s.resources) {
       if (!r.shown) {
         continue;  // no page: nothing to document
       }
-      registered.insert(s.id + "/" + r.id);
+      registered.emplace(s.id + "/" + r.id,
+                         r.type.kind.empty() ? "computed" : (r.namespaced ? "namespaced" : "cluster"));
     }
   }
   for (const std::string& named : openapi_document::merged().resources_named()) {
     INFO(named << " is named by an x-sextant key but is no registered resource");
     CHECK(registered.contains(named));
   }
+  // x-sextant-resources is what the list and details paths are written from: every resource,
+  // each with the scope its routes have.
+  CHECK(openapi_document::merged().resources_declared() == registered);
 }
 
 TEST_CASE("api/openapi.yaml documents every field of every answer about the demo cluster", "[openapi]") {
@@ -79,23 +83,18 @@ TEST_CASE("api/openapi.yaml documents every field of every answer about the demo
       auto [status, list] = demo.get(list_target);
       INFO(list_target);
       REQUIRE(status == 200);
-      const bool computed = r.type.kind.empty();
-      json list_schema = document.list_schema(resource, computed);
-      if (list_schema.is_null()) {
-        FAIL_CHECK(resource << " is a computed page, but no schema says x-sextant-list: [" << resource << "]");
-        continue;
-      }
+      json list_schema = document.response_schema(list_target, 200);
+      REQUIRE_FALSE(list_schema.is_null());
       found.add(list_target, resource + " list", document.departures(list, list_schema));
-      if (computed) {
-        continue;
+      if (r.type.kind.empty()) {
+        continue;  // a computed page has no details
       }
-      const json details_schema = document.details_schema(resource);
       for (const object_ptr& object : demo.state.store.list(r.type)) {
         const std::string target = object_path(s, r, *object);
         auto [details_status, details] = demo.get(target);
         INFO(target);
         REQUIRE(details_status == 200);
-        found.add(target, resource + " details", document.departures(details, details_schema));
+        found.add(target, resource + " details", document.departures(details, document.response_schema(target, 200)));
         ++details_checked;
       }
     }
@@ -160,4 +159,52 @@ TEST_CASE("api/openapi.yaml documents every field of every answer about the demo
     }
   }
   found.report();
+}
+
+TEST_CASE("a details answer is its summary plus blocks: no summary field changes in the details", "[openapi]") {
+  // api.md: "A details answer is the SUMMARY plus the resource's own blocks". A front-end that
+  // reads `cohort` from a list row must read the same value, of the same type, in the details.
+  demo_daemon demo(true);
+  std::size_t compared = 0;
+  for (const section& s : demo.state.catalog.sections()) {
+    for (const resource_def& r : s.resources) {
+      if (!r.shown || r.type.kind.empty()) {
+        continue;
+      }
+      const json list = demo.get("/api/v1/" + s.id + "/" + r.id).second;
+      for (const json& summary : list["items"]) {
+        const std::string target = summary["path"].get<std::string>();
+        const json details = demo.get(target).second;
+        for (const auto& [field, value] : summary.items()) {
+          INFO(target << " ." << field);
+          CHECK(details.contains(field));
+          CHECK(details.value(field, json()) == value);
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared > 500);
+}
+
+TEST_CASE("OpenAPI 3.0.3's nullable: only beside a type, and through every part of an allOf", "[openapi]") {
+  const openapi_document document(json::parse(R"({"components": {"schemas": {
+    "Thing": {"type": "object", "properties": {"a": {"type": "string"}}},
+    "NullValue": {"type": "object", "nullable": true, "enum": [null]}}}})"));
+  CHECK(document.allows_null(json::parse(R"({"type": "string", "nullable": true})")));
+  CHECK_FALSE(document.allows_null(json::parse(R"({"type": "string"})")));
+  CHECK(document.allows_null(json::parse(R"({"description": "anything"})")));
+  // What the document said 30 times: `nullable` beside a $ref or an allOf, which 3.0.3 ignores.
+  CHECK_FALSE(document.allows_null(json::parse(R"({"$ref": "#/components/schemas/Thing", "nullable": true})")));
+  CHECK_FALSE(
+      document.allows_null(json::parse(R"({"allOf": [{"$ref": "#/components/schemas/Thing"}], "nullable": true})")));
+  const json nullable_thing =
+      json::parse(R"({"oneOf": [{"$ref": "#/components/schemas/Thing"}, {"$ref": "#/components/schemas/NullValue"}]})");
+  CHECK(document.allows_null(nullable_thing));
+  CHECK(document.departures(json::parse(R"({"a": "x"})"), nullable_thing).empty());
+  CHECK(document.departures(json(nullptr), nullable_thing).empty());
+  CHECK_FALSE(document.departures(json(3), nullable_thing).empty());
+  CHECK_FALSE(
+      document.departures(json(nullptr), json::parse(R"({"enum": ["a", "b"], "type": "string", "nullable": true})"))
+          .empty());
 }

@@ -85,3 +85,37 @@ TEST_CASE("live discovery is whole: a kind it does not list is linked in its sec
   cluster.served.set_inferred(true);  // a snapshot may just hold no claim
   CHECK(cluster.context().api_version(dra::claim_kind) == "resource.k8s.io/v1alpha3");
 }
+
+TEST_CASE("every link says whether its object exists: false once the list is whole and lacks it", "[toolkit][links]") {
+  // The Workload links its Local Queue lq and its priority class high; neither is cached.
+  fixture_cluster cluster;
+  cluster.load_yaml(v1beta1_workload);
+  {
+    json view = testing::view_of(cluster, kueue::workload_kind, "team-a", "w");
+    const json* link = testing::link_with(view, "priorityClass", "high");
+    REQUIRE(link != nullptr);
+    // The list is not read yet: its path may answer 404 for want of it, so "cannot tell".
+    CHECK((*link)["exists"] == "cannot tell");
+  }
+  testing::mark_complete(cluster);
+  json view = testing::view_of(cluster, kueue::workload_kind, "team-a", "w");
+  for (const json& link : view["links"]) {
+    INFO(link.dump());
+    REQUIRE(link.contains("exists"));
+    if (link["name"] == "high" || link["name"] == "lq") {
+      CHECK(link["exists"] == false);  // its path answers 404: the object is absent
+    }
+  }
+  CHECK(view["queue"]["localQueue"]["exists"] == false);
+  // A cached object's link: true.
+  cluster.load_yaml(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: team-a}
+spec: {clusterQueue: cq}
+)");
+  testing::mark_complete(cluster);
+  json again = testing::view_of(cluster, kueue::workload_kind, "team-a", "w");
+  CHECK(testing::link_with(again, "localQueue", "lq") != nullptr);
+  CHECK((*testing::link_with(again, "localQueue", "lq"))["exists"] == true);
+}

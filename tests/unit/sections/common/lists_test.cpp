@@ -43,7 +43,7 @@ TEST_CASE("a Cluster Queue's flavors, checks and cohort exist by the one rule", 
     kueue::cluster_queue_details(*cq, cluster.context(), view, {});
     CHECK(view.blocks["flavors"][0]["exists"] == "cannot tell");
     CHECK(view.blocks["admissionChecks"][0]["exists"] == "cannot tell");
-    CHECK(view.blocks["cohort"]["exists"] == "cannot tell");
+    CHECK(view.blocks["cohortLink"]["exists"] == "cannot tell");
     details_view cohort;
     kueue::cohort_details(*child, cluster.context(), cohort);
     CHECK(cohort.blocks["parent"]["exists"] == "cannot tell");
@@ -54,7 +54,7 @@ TEST_CASE("a Cluster Queue's flavors, checks and cohort exist by the one rule", 
     kueue::cluster_queue_details(*cq, cluster.context(), view, {});
     CHECK(view.blocks["flavors"][0]["exists"] == false);
     CHECK(view.blocks["admissionChecks"][0]["exists"] == false);
-    CHECK(view.blocks["cohort"]["exists"] == false);
+    CHECK(view.blocks["cohortLink"]["exists"] == false);
     details_view cohort;
     kueue::cohort_details(*child, cluster.context(), cohort);
     CHECK(cohort.blocks["parent"]["exists"] == false);

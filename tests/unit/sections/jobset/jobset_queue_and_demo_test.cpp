@@ -100,7 +100,7 @@ std::set<std::string> declared(const json& schema) {
       return declared(schemas()[name]);
     }
     if (name == "KueueLink") {
-      return {"apiVersion", "kind", "namespace", "name", "path"};
+      return {"apiVersion", "kind", "namespace", "name", "path", "exists"};
     }
     return out;
   }

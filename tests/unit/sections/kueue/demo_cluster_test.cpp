@@ -35,7 +35,7 @@ TEST_CASE("demo: two Cluster Queues in a cohort, one borrowing, one stopped", "[
   CHECK(cluster_queue_state(*borrowing, context).label == "Active");
   details_view view;
   cluster_queue_details(*borrowing, context, view, {});
-  CHECK(view.blocks["cohort"]["name"] == "research");
+  CHECK(view.blocks["cohortLink"]["name"] == "research");
   bool over = false;
   for (const json& row : view.blocks["quota"]) {
     if (row["resource"] == "nvidia.com/gpu") {

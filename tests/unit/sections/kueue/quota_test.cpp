@@ -127,9 +127,9 @@ TEST_CASE("quota against usage per flavor and resource, over 100 % while borrowi
 
   details_view view;
   cluster_queue_details(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "gpu-a"), context, view, {});
-  CHECK(view.blocks["cohort"]["name"] == "research");
-  CHECK(view.blocks["cohort"]["exists"] == true);
-  CHECK(view.blocks["cohort"]["path"] == "/api/v1/kueue/cohorts/research");
+  CHECK(view.blocks["cohortLink"]["name"] == "research");
+  CHECK(view.blocks["cohortLink"]["exists"] == true);
+  CHECK(view.blocks["cohortLink"]["path"] == "/api/v1/kueue/cohorts/research");
   CHECK(view.blocks["workloads"]["admittedWorkloads"] == 2);
 }
 
@@ -161,7 +161,7 @@ TEST_CASE("a queue outside any cohort has no limits to show", "[kueue][quota]") 
   CHECK(rows[0]["sharePercent"] == 50.0);
   details_view view;
   cluster_queue_details(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "alone"), context, view, {});
-  CHECK(view.blocks["cohort"].is_null());
+  CHECK(view.blocks["cohortLink"].is_null());
 }
 
 TEST_CASE("a Cohort shows its own quotas, its parent and its members, without usage", "[kueue][cohorts]") {

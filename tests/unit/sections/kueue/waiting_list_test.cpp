@@ -116,9 +116,9 @@ TEST_CASE("a Local Queue lists its own waiting Workloads", "[kueue][waiting]") {
   CHECK(view.blocks["waiting"]["total"] == 51);
   CHECK(view.blocks["waiting"]["items"].size() == 50);
   CHECK(view.blocks["waiting"]["items"][0]["name"] == "wait-0");
-  CHECK(view.blocks["clusterQueue"]["name"] == "cq");
-  CHECK(view.blocks["clusterQueue"]["exists"] == true);
-  CHECK(view.blocks["clusterQueue"]["state"] == "Active");
+  CHECK(view.blocks["clusterQueueLink"]["name"] == "cq");
+  CHECK(view.blocks["clusterQueueLink"]["exists"] == true);
+  CHECK(view.blocks["clusterQueueLink"]["state"] == "Active");
 }
 
 TEST_CASE("positions come from the visibility lookup, null without one", "[kueue][waiting]") {
