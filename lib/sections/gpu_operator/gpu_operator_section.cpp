@@ -15,7 +15,9 @@ section make_section() {
   policies.state = policy_state;
   policies.summarize = policy_summary;
   policies.details = policy_details;
-  policies.made_of = {daemonset_kind};  // each component's rollout is its DaemonSet's status
+  // Each component's rollout is its DaemonSet's status, and since when it is not ready comes from
+  // the DaemonSet's pods' Ready conditions.
+  policies.made_of = {daemonset_kind, core::pod_kind};
   s.resources.push_back(std::move(policies));
 
   resource_def drivers = kind_resource("nvidiadrivers", "NVIDIA Drivers", nvidia_driver_kind, scope::cluster);
