@@ -108,6 +108,9 @@ void app::start() {
     throw std::runtime_error(error);
   }
   state_->per_caller_views = effective_auth(config_) == "kubernetes";
+  state_->views = std::make_unique<view_cache>(view_cache_limits{static_cast<std::size_t>(config_.view_cache_bytes),
+                                                                 static_cast<std::size_t>(config_.view_cache_entries)});
+  state_->limits.max_selector_terms = static_cast<std::size_t>(config_.max_selector_terms);
   state_->metrics_permission_path = config_.metrics_permission_path;
   load_settings();
   register_metrics();
@@ -143,6 +146,8 @@ void app::start() {
                               config_.tls_cert,
                               config_.tls_key};
   options.large_answers_off_loop = true;
+  options.head_timeout_seconds = config_.request_head_timeout_seconds;
+  options.max_connections_per_client = config_.max_connections_per_client;
   server_ =
       std::make_unique<http_server>(io_, options, [this](api_request request) { return answer(std::move(request)); });
   server_->start();
@@ -174,13 +179,18 @@ asio::awaitable<api_response> app::answer(api_request request) {
 }
 
 asio::awaitable<api_response> app::answer_caller(api_request request) {
-  authentication identity = co_await authenticator_->authenticate(std::move(request.authorization));
+  authentication identity = co_await authenticator_->authenticate(std::move(request.authorization), request.client);
   if (!identity.who) {
     api_router router(*state_);
-    api_response refusal =
-        error_response(identity.status, identity.status == 401 ? "Unauthorized" : "Unavailable", identity.message);
+    const char* reason = identity.status == 401 ? "Unauthorized"
+                         : identity.status == 429 ? "TooManyRequests"
+                                                  : "Unavailable";
+    api_response refusal = error_response(identity.status, reason, identity.message);
     if (identity.status == 401) {
       refusal.headers.emplace_back("WWW-Authenticate", "Bearer");
+    }
+    if (identity.status == 429) {
+      refusal.headers.emplace_back("Retry-After", std::to_string(identity.retry_after.count()));
     }
     refusal.route = "unauthenticated";
     co_return router.complete(request, std::move(refusal));
@@ -239,7 +249,9 @@ void app::start_access_control() {
     options.body_limit = std::uint64_t{1} << 20;
     return client.post(std::move(path), std::move(body), options);
   };
-  authenticator_ = std::make_unique<authenticator>(post, std::chrono::seconds(config_.auth_cache_seconds));
+  authenticator_ = std::make_unique<authenticator>(
+      post, std::chrono::seconds(config_.auth_cache_seconds), 4096,
+      invalid_token_budget{static_cast<double>(config_.invalid_tokens_per_minute), 10});
   authorizer_ =
       std::make_unique<authorizer>(io_.get_executor(), post, std::chrono::seconds(config_.access_cache_seconds));
   spdlog::info("callers need a bearer token; they see only what their user may read");
@@ -629,10 +641,18 @@ void app::register_metrics() {
   metrics.describe("sextant_view_cache_hits_total", metrics_registry::metric_type::counter,
                    "Answers served from the view cache without rendering.");
   metrics.describe("sextant_view_cache_bytes", metrics_registry::metric_type::gauge,
-                   "Bytes of rendered answers held by the view cache.");
+                   "Bytes the view cache holds, every byte counted (keys, bodies gzipped or not, ETags, joins, "
+                   "entries): by tier, views (whole answers) and cuts (a list's pages and filtered subsets), and "
+                   "lists (the rendered list models pages are cut from).");
   metrics.describe("sextant_task_failures_total", metrics_registry::metric_type::counter,
                    "Long-lived tasks (watches, pollers, the accept loop, problem passes, connections) that "
                    "failed with an exception, by task; each was logged, then restarted, ended or the daemon exited.");
+  metrics.describe("sextant_view_cache_answers", metrics_registry::metric_type::gauge,
+                   "Answers the view cache holds, by tier.");
+  metrics.describe("sextant_http_connections_reclaimed_total", metrics_registry::metric_type::counter,
+                   "Idle keep-alive connections closed to make room for a new one.");
+  metrics.describe("sextant_http_accept_failures_total", metrics_registry::metric_type::counter,
+                   "Connections the listener failed to accept (out of file descriptors, and the like).");
   metrics.add_collector([this](metrics_registry& m) {
     problem_metrics_->collect(state_->problems, m);
     m.clear("sextant_cached_objects");
@@ -651,7 +671,15 @@ void app::register_metrics() {
     m.set("sextant_view_renders_total", {{"what", "list"}}, static_cast<double>(views.list_renders()));
     m.set("sextant_view_renders_total", {{"what", "answer"}}, static_cast<double>(views.answer_renders()));
     m.set("sextant_view_cache_hits_total", {}, static_cast<double>(views.hits()));
-    m.set("sextant_view_cache_bytes", {}, static_cast<double>(views.bytes()));
+    m.set("sextant_view_cache_bytes", {{"tier", "views"}}, static_cast<double>(views.bytes(cache_tier::views)));
+    m.set("sextant_view_cache_bytes", {{"tier", "cuts"}}, static_cast<double>(views.bytes(cache_tier::cuts)));
+    m.set("sextant_view_cache_bytes", {{"tier", "lists"}}, static_cast<double>(views.model_bytes()));
+    m.set("sextant_view_cache_answers", {{"tier", "views"}}, static_cast<double>(views.answers(cache_tier::views)));
+    m.set("sextant_view_cache_answers", {{"tier", "cuts"}}, static_cast<double>(views.answers(cache_tier::cuts)));
+    if (server_) {
+      m.set("sextant_http_connections_reclaimed_total", {}, static_cast<double>(server_->reclaimed_connections()));
+      m.set("sextant_http_accept_failures_total", {}, static_cast<double>(server_->accept_failures()));
+    }
     for (const auto& [task, count] : supervisor_of(io_).failures()) {
       m.set("sextant_task_failures_total", {{"task", task}}, static_cast<double>(count));
     }

@@ -180,6 +180,37 @@ const std::vector<option_entry>& entries() {
        [](daemon_config& c, const std::string& v, const std::string&) { c.tls_cert = v; }},
       {{"tlsKey", "--tls-key", "The PEM private key of --tls-cert (re-read when it changes)"},
        [](daemon_config& c, const std::string& v, const std::string&) { c.tls_key = v; }},
+      {{"maxClientConnections", "--max-client-connections",
+        "Connections one client address (an IPv6 /64) may hold; past it its own idle connection makes room, else "
+        "503 (default: half of --max-connections)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.max_connections_per_client = parse_positive(v, where);
+       }},
+      {{"headTimeoutSeconds", "--head-timeout-seconds",
+        "Seconds a request's head may take from its first byte; later: 408 (default 10)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.request_head_timeout_seconds = parse_positive(v, where);
+       }},
+      {{"viewCacheBytes", "--view-cache-bytes",
+        "Bytes the cached answers may hold, keys and all; a list's pages and filtered subsets get an eighth "
+        "(default 100663296, 96 MiB)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.view_cache_bytes = parse_positive(v, where);
+       }},
+      {{"viewCacheEntries", "--view-cache-entries", "Cached answers kept at most (default 16384)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.view_cache_entries = parse_positive(v, where);
+       }},
+      {{"maxSelectorTerms", "--max-selector-terms", "Terms one labelSelector may have; more: 400 (default 20)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.max_selector_terms = parse_positive(v, where);
+       }},
+      {{"badTokensPerMinute", "--bad-tokens-per-minute",
+        "TokenReviews of invalid bearer tokens one client address may cause a minute (bursts of 10); past it: 429 "
+        "(default 30)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.invalid_tokens_per_minute = parse_positive(v, where);
+       }},
   };
   return table;
 }

@@ -44,6 +44,13 @@ struct daemon_config {
   std::string metrics_permission_path = "/sextant/metrics";
   std::string tls_cert;  // PEM files: serve HTTPS, reloaded when they change
   std::string tls_key;
+  // Bounds on what callers may hold or ask (README "Reliability").
+  int max_connections_per_client = 0;       // 0: half of max_connections
+  int request_head_timeout_seconds = 10;    // a request's head, from its first byte
+  int view_cache_bytes = 96 << 20;          // every byte the cached answers hold
+  int view_cache_entries = 16384;
+  int max_selector_terms = 20;              // terms of one labelSelector
+  int invalid_tokens_per_minute = 30;       // TokenReviews of invalid tokens, per client
 };
 
 // The caller checks in force: "kubernetes" or "none".

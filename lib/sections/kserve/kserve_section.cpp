@@ -62,6 +62,8 @@ section make_section() {
                                               "spec.canary.predictor.storageUris",
                                               "spec.canary.predictor.logger.url",
                                               "status"});
+  // The runtime KServe would choose, linked and explained.
+  services.joins = {serving_runtime_kind, cluster_serving_runtime_kind};
   s.resources.push_back(std::move(services));
 
   // A runtime is read for what it offers to KServe's choice, not for its pod spec.
@@ -73,6 +75,7 @@ section make_section() {
     runtimes.profile = ingest_profile::keeping({"spec.supportedModelFormats", "spec.protocolVersions", "spec.disabled",
                                                 "spec.multiModel", "spec.workerSpec", "spec.containers.name",
                                                 "spec.containers.image"});
+    runtimes.joins = {inference_service_kind};  // the services that run on it, linked
     return runtimes;
   };
   s.resources.push_back(

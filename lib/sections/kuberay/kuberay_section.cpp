@@ -22,6 +22,7 @@ section make_section() {
        "spec.workerGroupSpecs.groupName", "spec.workerGroupSpecs.replicas", "spec.workerGroupSpecs.minReplicas",
        "spec.workerGroupSpecs.maxReplicas", "spec.workerGroupSpecs.numOfHosts", "spec.workerGroupSpecs.suspend",
        "status"});
+  clusters.joins = {core::pod_kind};  // its head and workers' pods: linked, and read for its state
   s.resources.push_back(std::move(clusters));
 
   resource_def jobs = kind_resource("rayjobs", "Ray Jobs", rayjob_kind, scope::namespaced);
