@@ -148,14 +148,23 @@ json scalar_to_json(const YAML::Node& node) {
   return json(text);
 }
 
+// Kubernetes objects nest a few dozen levels. Deeper is only reached through aliases, and
+// yaml-cpp makes an alias inside its own anchor (`&a [*a]`) a node that holds itself, which no
+// budget of nodes stops before the stack runs out.
+constexpr std::size_t deepest_nesting = 256;
+
 // Converts a node and what it contains, counting each node against the budget.
 class budgeted_converter {
  public:
   explicit budgeted_converter(std::size_t budget) : left_(budget) {}
 
-  json convert(const YAML::Node& node) {
+  json convert(const YAML::Node& node, std::size_t depth = 0) {
     if (left_ == 0) {
       throw yaml_expansion_error("its aliases expand to more nodes than allowed (--max-yaml-alias-nodes)");
+    }
+    if (depth > deepest_nesting) {
+      throw yaml_expansion_error("it nests deeper than " + std::to_string(deepest_nesting) +
+                                 " levels (an alias inside its own anchor?)");
     }
     --left_;
     switch (node.Type()) {
@@ -167,14 +176,14 @@ class budgeted_converter {
       case YAML::NodeType::Sequence: {
         json out = json::array();
         for (const YAML::Node& element : node) {
-          out.push_back(convert(element));
+          out.push_back(convert(element, depth + 1));
         }
         return out;
       }
       case YAML::NodeType::Map: {
         json out = json::object();
         for (const auto& entry : node) {
-          out[entry.first.as<std::string>()] = convert(entry.second);
+          out[entry.first.as<std::string>()] = convert(entry.second, depth + 1);
         }
         return out;
       }
