@@ -107,7 +107,8 @@ TEST_CASE("an alias inside its own anchor is refused, not followed round for eve
   snapshot_report report;
   f.loader.load_text("loop.yaml",
                      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: loop, namespace: ml}\ndata:\n  a: &a [x, *a]\n"
-                     "---\n" + std::string(node_yaml),
+                     "---\n" +
+                         std::string(node_yaml),
                      false, report);
   INFO(listed(report.errors));
   CHECK(has_problem(report.errors, "loop.yaml", "nests deeper than"));
