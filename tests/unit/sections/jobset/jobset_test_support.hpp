@@ -34,12 +34,7 @@ inline void mark_children_read(testing::fixture_cluster& cluster) {
 
 // The problem of the JobSet of that name, or nullptr.
 inline const problem* problem_named(const std::vector<problem>& problems, const std::string& name) {
-  for (const problem& p : problems) {
-    if (p.name == name) {
-      return &p;
-    }
-  }
-  return nullptr;
+  return testing::problem_of(problems, jobset::jobset_kind, name);
 }
 
 }  // namespace sextant::jobset_test
