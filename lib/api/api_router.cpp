@@ -137,10 +137,7 @@ class cached_work final : public answer_work {
  public:
   // `hidden`: the caller's cut of joined entries; empty when every caller sees everything.
   cached_work(std::shared_ptr<answer_job> job, std::string route, log_throttle& failures_logged, hider hidden = {})
-      : job_(std::move(job)),
-        route_(std::move(route)),
-        failures_logged_(failures_logged),
-        hidden_(std::move(hidden)) {}
+      : job_(std::move(job)), route_(std::move(route)), failures_logged_(failures_logged), hidden_(std::move(hidden)) {}
   bool step(std::chrono::microseconds budget) override {
     try {
       return job_->step(budget);
@@ -300,6 +297,12 @@ class caller_list_work final : public answer_work {
 
 }  // namespace
 
+api_router::api_router(daemon_state& state, request_access* access) : state_(state), access_(access) {
+  if (!state_.views) {
+    state_.views = std::make_shared<view_cache>();
+  }
+}
+
 api_response api_router::handle(const api_request& request) {
   work pending = begin(request);
   while (!pending->step(std::chrono::hours(24))) {
@@ -443,13 +446,13 @@ std::unique_ptr<answer_work> api_router::dispatch(const api_request& request, co
 }
 
 api_response api_router::readiness() {
-  std::vector<std::string> waiting = state_.unsynced ? state_.unsynced() : std::vector<std::string>{};
+  std::vector<std::string> waiting = state_.source->unsynced();
   if (waiting.empty()) {
     api_response ok;
     ok.content_type = "text/plain; charset=utf-8";
     ok.body = "ok\n";
     // Ready, since nothing more will come of them; but what they hold is not known.
-    std::vector<std::string> forbidden = state_.forbidden ? state_.forbidden() : std::vector<std::string>{};
+    std::vector<std::string> forbidden = state_.source->forbidden();
     if (!forbidden.empty()) {
       std::string names;
       for (const std::string& name : forbidden) {
@@ -627,9 +630,7 @@ api_response api_router::put_settings(const api_request& request, const parsed_t
   for (const auto& [id, on] : changes) {
     state_.problems.set_enabled(id, on);
   }
-  if (state_.on_settings_changed) {
-    state_.on_settings_changed();
-  }
+  state_.source->settings_changed();
   return get_settings(parsed_target{});
 }
 
@@ -670,8 +671,8 @@ std::unique_ptr<answer_work> api_router::section_route(const api_request& reques
                                "the cluster does not serve " + resource.type.kind + " (" + resource.type.group + ")"),
                 "/api/v1/{section}/{resource}");
   }
-  if (!resource.on_demand_category.empty() && state_.demand) {
-    state_.demand(resource.type);
+  if (!resource.on_demand_category.empty()) {
+    state_.source->demand(resource.type);
   }
   if (s.size() == 7 && resource.namespaced) {
     for (const streaming_route& stream : owner->streams) {
@@ -759,7 +760,7 @@ api_response api_router::stream_route(const api_request& request, const parsed_t
       return undecided();
     }
   }
-  if (!state_.stream_pod_logs) {
+  if (!state_.source->serves_pod_logs()) {
     return error_response(
         404, "NotServed",
         "a snapshot holds no logs: they are read from a live cluster's API server as they are asked for");
@@ -776,9 +777,7 @@ api_response api_router::stream_route(const api_request& request, const parsed_t
   }
   api_response response;
   response.content_type = "text/plain; charset=utf-8";
-  response.stream = [streamer = state_.stream_pod_logs, plan = std::move(answer.logs)](chunk_sink& sink) {
-    return streamer(plan, sink);
-  };
+  response.stream = state_.source->pod_logs(std::move(answer.logs));
   return response;
 }
 
@@ -804,14 +803,12 @@ std::unique_ptr<answer_work> api_router::own_route(const api_request& request, c
       return ready(std::move(*refusal));
     }
   }
-  if (state_.demand) {
-    for (const kind_key& needed : route.reads_on_demand) {
-      state_.demand(needed);
-    }
-    if (route.reads_on_demand_of) {
-      for (const kind_key& needed : route.reads_on_demand_of(rest)) {
-        state_.demand(needed);
-      }
+  for (const kind_key& needed : route.reads_on_demand) {
+    state_.source->demand(needed);
+  }
+  if (route.reads_on_demand_of) {
+    for (const kind_key& needed : route.reads_on_demand_of(rest)) {
+      state_.source->demand(needed);
     }
   }
   return cached(target, gzip_cached(request), route_name, cache_tier::views,
@@ -890,8 +887,8 @@ std::unique_ptr<answer_work> api_router::list_route(const api_request& request, 
   // list each of them. A computed page that names none is served to nobody.
   std::optional<api_response> refusal;
   if (resource.list_computed && resource.made_of.empty()) {
-    refusal = error_response(403, "Forbidden",
-                             list_path + " declares no kinds it is made of, so it is served to no caller");
+    refusal =
+        error_response(403, "Forbidden", list_path + " declares no kinds it is made of, so it is served to no caller");
   } else {
     refusal = refused_made_of(resource.made_of, list_path);
   }
@@ -932,16 +929,14 @@ std::unique_ptr<answer_work> api_router::details_route(const api_request& reques
       return ready(std::move(*refusal));
     }
   }
-  if (state_.demand) {
-    for (const kind_key& needed : resource.reads_on_demand) {
-      state_.demand(needed);
-    }
-    for (const section& other : state_.catalog.sections()) {
-      for (const details_extension& extension : other.extensions) {
-        if (extension.type == resource.type) {
-          for (const kind_key& needed : extension.reads_on_demand) {
-            state_.demand(needed);
-          }
+  for (const kind_key& needed : resource.reads_on_demand) {
+    state_.source->demand(needed);
+  }
+  for (const section& other : state_.catalog.sections()) {
+    for (const details_extension& extension : other.extensions) {
+      if (extension.type == resource.type) {
+        for (const kind_key& needed : extension.reads_on_demand) {
+          state_.source->demand(needed);
         }
       }
     }
@@ -1113,8 +1108,7 @@ std::string api_router::caller_metrics(std::string text) {
   return out;
 }
 
-std::optional<api_response> api_router::refused_made_of(const std::vector<kind_key>& made_of,
-                                                       const std::string& what) {
+std::optional<api_response> api_router::refused_made_of(const std::vector<kind_key>& made_of, const std::string& what) {
   // Every question in one round: each `may` notes what it cannot decide yet.
   std::vector<std::pair<std::string, std::optional<bool>>> allowed;
   for (const kind_key& kind : made_of) {

@@ -21,9 +21,9 @@
 
 #include "api/http_types.hpp"
 #include "api/list_query.hpp"
-#include "app/daemon_state.hpp"
 #include "auth/join_marks.hpp"
 #include "auth/request_access.hpp"
+#include "runtime/daemon_state.hpp"
 
 namespace sextant {
 
@@ -50,7 +50,7 @@ class answer_work {
 class api_router {
  public:
   // `access`: the caller's decisions; null when every caller may see everything (--auth=none).
-  explicit api_router(daemon_state& state, request_access* access = nullptr) : state_(state), access_(access) {}
+  explicit api_router(daemon_state& state, request_access* access = nullptr);
 
   // The whole answer now (tests, and callers that need not yield).
   api_response handle(const api_request& request);
