@@ -16,6 +16,11 @@
 // settings PUT needs `put` on the non-resource URL /sextant/settings/problems. A decision not
 // known yet is noted in the request_access; the caller asks the API server, then runs the request
 // again (app::answer).
+//
+// The class is one, its definitions are split by route family: api_router.cpp (dispatch, the
+// wire, /healthz, /readyz, /metrics, sections, the cache), resource_routes.cpp, problems_route.cpp,
+// settings_route.cpp, section_routes.cpp, stream_route.cpp and caller_cuts.cpp; what they share
+// is in route_answers.hpp.
 #include <chrono>
 #include <memory>
 

@@ -1,3 +1,6 @@
+// Over 400 lines because it is the one place that wires every part to the others (start-up,
+// signals, settings, snapshot or live source, problem timers, metrics, shutdown); each part it
+// calls lives in its own file. Split it by those sections when one grows.
 #include "app/app.hpp"
 
 #include <malloc.h>
