@@ -27,7 +27,12 @@ namespace {
 
 // A client on the server's loop: connects, sends what it is given, and keeps what comes back.
 struct limits_client {
-  limits_client(net::io_context& io, unsigned short port, const std::string& first = {}) : socket(io) {
+  // `from`: the client's own address (all of 127/8 is loopback), which the server tells clients by.
+  limits_client(net::io_context& io, unsigned short port, const std::string& first = {},
+                const std::string& from = "127.0.0.1")
+      : socket(io) {
+    socket.open(tcp::v4());
+    socket.bind(tcp::endpoint(net::ip::make_address(from), 0));
     socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
     if (!first.empty()) {
       send(first);
@@ -141,6 +146,67 @@ TEST_CASE("idle keep-alive connections do not lock a new client out: the one idl
   CHECK(run_io_until(io, [&] { return idle.front()->closed; }, std::chrono::seconds(2)));
   CHECK_FALSE(idle.back()->closed);
   CHECK(server.open_connections() <= 4);
+}
+
+TEST_CASE("a connection whose request has arrived is not taken for idle, though the loop has not read it yet",
+          "[http][limits]") {
+  // Under load the loop learns of a new connection and of an idle connection's next request in
+  // the same turn. Found by bench/abuse: the connection idle longest was closed for the newcomer
+  // with its request already in the kernel's buffer, so a client was cut off unanswered.
+  http_server_options options{"127.0.0.1", 0};
+  options.max_connections = 2;
+  options.max_connections_per_client = 100;
+  net::io_context io;
+  http_server server(io, options, answers_ok());
+  server.start();
+  limits_client a(io, server.port());
+  REQUIRE(run_io_until(
+      io, [&] { return server.open_connections() == 1; }, std::chrono::seconds(5)));
+  limits_client b(io, server.port());
+  REQUIRE(run_io_until(
+      io, [&] { return server.open_connections() == 2; }, std::chrono::seconds(5)));
+  io.run_for(std::chrono::milliseconds(20));  // both wait for a first byte: a since longest
+  // While the loop is not running: a newcomer connects, then a's request arrives.
+  limits_client late(io, server.port(), get_with_host);
+  a.send(get_with_host);
+  REQUIRE(run_io_until(
+      io, [&] { return a.status() != 0 && late.status() != 0; }, std::chrono::seconds(5)));
+  CHECK(a.status() == 200);
+  CHECK(late.status() == 200);
+  // b, idle with nothing sent, made room.
+  CHECK(run_io_until(
+      io, [&] { return b.closed; }, std::chrono::seconds(2)));
+}
+
+TEST_CASE("a full server makes room at the expense of the client holding the most connections", "[http][limits]") {
+  // Found by bench/abuse: with a thousand idle sockets from one address churning, a client with
+  // one connection was the one idle longest as soon as its request was a few milliseconds late,
+  // and was closed unanswered again and again.
+  http_server_options options{"127.0.0.1", 0};
+  options.max_connections = 4;
+  options.max_connections_per_client = 100;
+  net::io_context io;
+  http_server server(io, options, answers_ok());
+  server.start();
+  limits_client light(io, server.port(), {}, "127.0.0.3");
+  REQUIRE(run_io_until(
+      io, [&] { return server.open_connections() == 1; }, std::chrono::seconds(5)));
+  std::vector<std::unique_ptr<limits_client>> heavy;
+  for (std::size_t i = 0; i < 3; ++i) {
+    heavy.push_back(std::make_unique<limits_client>(io, server.port(), std::string{}, "127.0.0.2"));
+    REQUIRE(run_io_until(
+        io, [&] { return server.open_connections() == i + 2; }, std::chrono::seconds(5)));
+  }
+  io.run_for(std::chrono::milliseconds(20));
+  // Full, and the light client's connection idle longest: the newcomer still takes a heavy one's.
+  limits_client late(io, server.port(), get_with_host, "127.0.0.4");
+  REQUIRE(run_io_until(
+      io, [&] { return late.status() != 0; }, std::chrono::seconds(5)));
+  CHECK(late.status() == 200);
+  CHECK(run_io_until(
+      io, [&] { return heavy.front()->closed; }, std::chrono::seconds(2)));
+  io.run_for(std::chrono::milliseconds(50));
+  CHECK_FALSE(light.closed);
 }
 
 TEST_CASE("when no connection is idle, a new one is refused with 503", "[http][limits]") {
