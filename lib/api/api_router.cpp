@@ -16,6 +16,7 @@
 #include "api/list_query.hpp"
 #include "api/resource_views.hpp"
 #include "api/route_answers.hpp"
+#include "api/route_match.hpp"
 #include "api/view_cache.hpp"
 #include "util/masking/view_strings.hpp"
 #include "util/object_names.hpp"
@@ -170,76 +171,74 @@ api_response api_router::complete(const api_request& request, api_response respo
 }
 
 std::unique_ptr<answer_work> api_router::dispatch(const api_request& request, const parsed_target& target) {
-  const auto& s = target.segments;
   const bool read = request.method == "GET" || request.method == "HEAD";
   auto read_only = [&](const char* route, auto&& answer) {
     api_response response = read ? answer() : method_not_allowed(request.method, "GET, HEAD");
     response.route = route;
     return answer_now(std::move(response));
   };
-  if (s.size() == 1 && s[0] == "healthz") {
-    return read_only("/healthz", [&] {
-      if (auto bad = only_params(target, {})) {
-        return *bad;
-      }
-      api_response ok;
-      ok.content_type = "text/plain; charset=utf-8";
-      ok.body = "ok\n";
-      return ok;
-    });
-  }
-  if (s.size() == 1 && s[0] == "readyz") {
-    return read_only("/readyz", [&] { return only_params(target, {}).value_or(readiness()); });
-  }
-  if (s.size() == 1 && s[0] == "metrics") {
-    return read_only("/metrics", [&] {
-      if (auto bad = only_params(target, {})) {
-        return *bad;
-      }
-      if (access_) {
-        if (auto refusal = refused(access_check::on_path("get", state_.metrics_permission_path))) {
-          return *refusal;
+  const route_match match = match_route(target.segments);
+  switch (match.route) {
+    case api_route::healthz:
+      return read_only("/healthz", [&] {
+        if (auto bad = only_params(target, {})) {
+          return *bad;
         }
+        api_response ok;
+        ok.content_type = "text/plain; charset=utf-8";
+        ok.body = "ok\n";
+        return ok;
+      });
+    case api_route::readyz:
+      return read_only("/readyz", [&] { return only_params(target, {}).value_or(readiness()); });
+    case api_route::metrics:
+      return read_only("/metrics", [&] {
+        if (auto bad = only_params(target, {})) {
+          return *bad;
+        }
+        if (access_) {
+          if (auto refusal = refused(access_check::on_path("get", state_.metrics_permission_path))) {
+            return *refusal;
+          }
+        }
+        api_response metrics;
+        metrics.content_type = "text/plain; version=0.0.4; charset=utf-8";
+        metrics.body = access_ ? caller_metrics(state_.metrics.render()) : state_.metrics.render();
+        return metrics;
+      });
+    case api_route::outside_api:
+      return answer_now(error_response(404, "NotFound",
+                                       "no route " + request.target.substr(0, 200) + " (the API lives under /api/v1)"));
+    case api_route::sections:
+      return read_only("/api/v1/sections", [&] { return sections(target); });
+    case api_route::problems:
+      if (!read) {
+        return read_only("/api/v1/problems", [] { return api_response{}; });
       }
-      api_response metrics;
-      metrics.content_type = "text/plain; version=0.0.4; charset=utf-8";
-      metrics.body = access_ ? caller_metrics(state_.metrics.render()) : state_.metrics.render();
-      return metrics;
-    });
-  }
-  if (s.size() < 3 || s[0] != "api" || s[1] != "v1") {
-    return answer_now(error_response(404, "NotFound",
-                                     "no route " + request.target.substr(0, 200) + " (the API lives under /api/v1)"));
-  }
-  if (s.size() == 3 && s[2] == "sections") {
-    return read_only("/api/v1/sections", [&] { return sections(target); });
-  }
-  if (s.size() == 3 && s[2] == "problems") {
-    if (!read) {
-      return read_only("/api/v1/problems", [] { return api_response{}; });
+      return problems(request, target);
+    case api_route::problem_settings: {
+      api_response response;
+      if (read) {
+        response = get_settings(target);
+      } else if (request.method == "PUT") {
+        std::optional<api_response> refusal =
+            access_ ? refused(access_check::on_path("put", settings_permission_path)) : std::nullopt;
+        response = refusal ? *refusal : put_settings(request, target);
+      } else {
+        response = method_not_allowed(request.method, "GET, HEAD, PUT");
+      }
+      response.route = "/api/v1/settings/problems";
+      return answer_now(std::move(response));
     }
-    return problems(request, target);
-  }
-  if (s.size() == 4 && s[2] == "settings" && s[3] == "problems") {
-    api_response response;
-    if (read) {
-      response = get_settings(target);
-    } else if (request.method == "PUT") {
-      std::optional<api_response> refusal =
-          access_ ? refused(access_check::on_path("put", settings_permission_path)) : std::nullopt;
-      response = refusal ? *refusal : put_settings(request, target);
-    } else {
-      response = method_not_allowed(request.method, "GET, HEAD, PUT");
-    }
-    response.route = "/api/v1/settings/problems";
-    return answer_now(std::move(response));
+    case api_route::section:
+      break;
   }
   if (!read) {
     api_response response = method_not_allowed(request.method, "GET, HEAD");
     response.route = "/api/v1/{section}/...";
     return answer_now(std::move(response));
   }
-  return section_route(request, target);
+  return section_route(request, target, match);
 }
 
 api_response api_router::readiness() {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <set>
+#include <span>
 
 #include <spdlog/spdlog.h>
 
@@ -19,20 +20,22 @@
 
 namespace sextant {
 
-std::unique_ptr<answer_work> api_router::section_route(const api_request& request, const parsed_target& target) {
-  const auto& s = target.segments;
+std::unique_ptr<answer_work> api_router::section_route(const api_request& request, const parsed_target& target,
+                                                       const route_match& matched) {
+  // The segments after /api/v1/{section}: {resource}/{namespace}/{name}/{stream}, or a route's own.
+  const std::span<const std::string> rest = matched.rest;
   auto fail = [](api_response response, const char* route) {
     response.route = route;
     return answer_now(std::move(response));
   };
-  const section* owner = state_.catalog.find_section(s[2]);
+  const section* owner = state_.catalog.find_section(matched.section);
   if (owner == nullptr) {
-    return fail(error_response(404, "NotFound", "no section \"" + s[2] + "\""), "/api/v1/{section}");
+    return fail(error_response(404, "NotFound", "no section \"" + matched.section + "\""), "/api/v1/{section}");
   }
-  if (s.size() >= 4) {
+  if (!rest.empty()) {
     for (const sextant::section_route& route : owner->routes) {
-      if (route.segment == s[3]) {
-        return own_route(request, target, *owner, route);
+      if (route.segment == rest[0]) {
+        return own_route(request, target, *owner, route, {rest.begin() + 1, rest.end()});
       }
     }
   }
@@ -41,13 +44,13 @@ std::unique_ptr<answer_work> api_router::section_route(const api_request& reques
         error_response(404, "NotServed", "the cluster does not serve " + owner->title + " (" + owner->group + ")"),
         "/api/v1/{section}");
   }
-  if (s.size() == 3) {
+  if (rest.empty()) {
     return fail(error_response(404, "NotFound", "name a resource: /api/v1/" + owner->id + "/{resource}"),
                 "/api/v1/{section}");
   }
-  resource_match match = state_.catalog.find_resource(owner->id, s[3]);
+  resource_match match = state_.catalog.find_resource(owner->id, rest[0]);
   if (match.resource == nullptr) {
-    return fail(error_response(404, "NotFound", "section " + owner->id + " has no resource \"" + s[3] + "\""),
+    return fail(error_response(404, "NotFound", "section " + owner->id + " has no resource \"" + rest[0] + "\""),
                 "/api/v1/{section}/{resource}");
   }
   const resource_def& resource = *match.resource;
@@ -59,14 +62,14 @@ std::unique_ptr<answer_work> api_router::section_route(const api_request& reques
   if (!resource.on_demand_category.empty()) {
     state_.source->demand(resource.type);
   }
-  if (s.size() == 7 && resource.namespaced) {
+  if (rest.size() == 4 && resource.namespaced) {
     for (const streaming_route& stream : owner->streams) {
-      if (stream.resource == resource.id && stream.segment == s[6]) {
+      if (stream.resource == resource.id && stream.segment == rest[3]) {
         return fail(stream_route(request, target, *owner, stream), "/api/v1/{section}/{resource}/.../{stream}");
       }
     }
   }
-  if (s.size() == 4) {
+  if (rest.size() == 1) {
     return list_route(request, target, *owner, resource);
   }
   const char* details = "/api/v1/{section}/{resource}/...";
@@ -77,20 +80,20 @@ std::unique_ptr<answer_work> api_router::section_route(const api_request& reques
     return fail(error_response(404, "NotFound", resource.id + " is a computed page: it has a list, not details"),
                 details);
   }
-  if (resource.namespaced && s.size() != 6) {
+  if (resource.namespaced && rest.size() != 3) {
     return fail(error_response(400, "BadRequest",
                                resource.id + " are namespaced: use /api/v1/" + owner->id + "/" + resource.id +
                                    "/{namespace}/{name}"),
                 details);
   }
-  if (!resource.namespaced && s.size() != 5) {
+  if (!resource.namespaced && rest.size() != 2) {
     return fail(
         error_response(400, "BadRequest",
                        resource.id + " are cluster-scoped: use /api/v1/" + owner->id + "/" + resource.id + "/{name}"),
         details);
   }
-  const std::string namespace_ = resource.namespaced ? s[4] : std::string();
-  const std::string& name = resource.namespaced ? s[5] : s[4];
+  const std::string namespace_ = resource.namespaced ? rest[1] : std::string();
+  const std::string& name = resource.namespaced ? rest[2] : rest[1];
   if (resource.namespaced && !valid_namespace(namespace_)) {
     return fail(error_response(400, "BadRequest", "\"" + namespace_ + "\" is not a valid namespace name"), details);
   }
@@ -103,9 +106,8 @@ std::unique_ptr<answer_work> api_router::section_route(const api_request& reques
 // A section's own route (/api/v1/{section}/{segment}/...): what it reads on demand is asked for,
 // and its answer is cached like every view.
 std::unique_ptr<answer_work> api_router::own_route(const api_request& request, const parsed_target& target,
-                                                   const section& owner, const sextant::section_route& route) {
-  const auto& s = target.segments;
-  std::vector<std::string> rest(s.begin() + 4, s.end());
+                                                   const section& owner, const sextant::section_route& route,
+                                                   std::vector<std::string> rest) {
   const std::string route_name = "/api/v1/" + owner.id + "/" + route.segment + "/...";
   if (access_) {
     std::optional<api_response> refusal;
