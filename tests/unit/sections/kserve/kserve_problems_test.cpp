@@ -47,7 +47,7 @@ TEST_CASE("KServe problems: a model that failed to load, at once", "[kserve][pro
   REQUIRE(failed != nullptr);
   CHECK(failed->message ==
         "The model failed to load (ModelLoadFailed): failed to download s3://models/iris: AccessDenied (credentials "
-        "and query hidden)");
+        "and query hidden).");
   CHECK(failed->message.find("loadsecret") == std::string::npos);
   CHECK(failed->category == "kserve");
 }
