@@ -5,7 +5,11 @@ namespace sextant::testing {
 problems_harness::problems_harness(const section& rules_of) : engine_(rules_of.categories, rules_of.rules) {}
 
 const std::vector<problem>& problems_harness::evaluate(const fixture_cluster& cluster) {
-  engine_.evaluate(cluster.context());
+  return evaluate(cluster.context());
+}
+
+const std::vector<problem>& problems_harness::evaluate(const view_context& context) {
+  engine_.evaluate(context);
   current_ = engine_.current();
   return current_;
 }

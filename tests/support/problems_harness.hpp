@@ -20,6 +20,7 @@ class problems_harness {
   // Evaluates at the cluster's clock, or first moves the clock to `when` (RFC 3339). The problems
   // returned stay valid, and found problems point into them, until the next evaluation.
   const std::vector<problem>& evaluate(const fixture_cluster& cluster);
+  const std::vector<problem>& evaluate(const view_context& context);
   const std::vector<problem>& evaluate_at(fixture_cluster& cluster, const char* when);
 
   // The problems of the last evaluation, and when the engine next wants to run.
