@@ -322,7 +322,7 @@ service_reading read_service(const cached_object& service) {
     reading.state = {"Stopped", "Stopped",
                      condition_true(stopped) ? "Stopped: KServe removed the model's serving resources."
                                              : "The stop annotation is set; KServe stops the service."};
-    reading.since = condition_true(stopped) ? since_of(stopped, body) : std::nullopt;
+    reading.since.since = condition_true(stopped) ? since_of(stopped, body) : std::nullopt;
     reading.why.reset();
     return reading;
   }
@@ -355,14 +355,14 @@ service_reading read_service(const cached_object& service) {
       reading.state.message = reading.invalid_spec ? "The spec is invalid." : "The model failed to load.";
     }
     if (failure && failure->time) {
-      reading.since = failure->time;
+      reading.since.since = failure->time;
     } else if (!condition_true(ready)) {
-      reading.since = since_of(ready != nullptr ? ready : predictor, body);
+      reading.since.since = since_of(ready != nullptr ? ready : predictor, body);
     } else {
       // Ready is still True from the revision before (a failing reconcile leaves the conditions as
       // they were: components/predictor.go:331-368 at v0.20.0 returns before PropagateStatus), and
       // KServe v0.16-v0.20 write no lastFailureInfo.time: nothing tells since when it fails.
-      reading.first_sighting =
+      reading.since.first_sighting =
           "KServe does not record since when the model fails while Ready is still True from before: since is "
           "when this daemon first saw it so.";
     }
@@ -370,12 +370,12 @@ service_reading read_service(const cached_object& service) {
   }
   if (condition_true(ready)) {
     reading.state = condition_state("Ready", ready);
-    reading.since = transition_time(ready);
+    reading.since.since = transition_time(ready);
     reading.why.reset();
     return reading;
   }
   reading.not_ready = true;
-  reading.since = since_of(ready, body);
+  reading.since.since = since_of(ready, body);
   const bool in_progress = transition == "InProgress" || reading.model.target == "Loading" ||
                            reading.model.target == "Pending" || ready == nullptr ||
                            condition_status(ready) == "Unknown";

@@ -30,11 +30,11 @@ std::vector<finding> service_findings(const cached_object& service, const view_c
     return {};
   }
   if (reading.failed_to_load) {
-    return {finding{"model-failed-to-load", reading.since, failed_to_load_after,
+    return {finding{"model-failed-to-load", reading.since.since, failed_to_load_after,
                     problem_message("The model failed to load", reading.state)}};
   }
   if (reading.invalid_spec) {
-    return {finding{"invalid-spec", reading.since, invalid_spec_after,
+    return {finding{"invalid-spec", reading.since.since, invalid_spec_after,
                     problem_message("KServe cannot run the spec", reading.state)}};
   }
   if (reading.not_ready) {
@@ -42,7 +42,7 @@ std::vector<finding> service_findings(const cached_object& service, const view_c
     if (!reading.model.words.empty() && reading.state.message != reading.model.words) {
       message += " " + reading.model.words;
     }
-    return {finding{"not-ready", reading.since, not_ready_after, message}};
+    return {finding{"not-ready", reading.since.since, not_ready_after, message}};
   }
   return {};
 }
