@@ -18,6 +18,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test
+# Formatting first: it takes seconds, and a tree clang-format 14 would rewrite fails here.
+scripts/check-format.sh
+# No two section folders share a run of six identical lines: what they need alike is the toolkit's.
+python3 tests/guards/section_duplicates.py
 
 cache="${SEXTANT_CACHE:-$HOME/.cache/sextant}"
 export CCACHE_DIR="$cache/ccache"

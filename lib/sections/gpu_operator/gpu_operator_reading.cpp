@@ -4,7 +4,9 @@
 #include <charconv>
 
 #include "sections/common/conditions.hpp"
+#include "sections/common/field_types.hpp"
 #include "sections/common/lists.hpp"
+#include "sections/common/words.hpp"
 #include "sections/core/core_section.hpp"
 #include "sections/gpu_operator/gpu_operator_section.hpp"
 #include "util/quantity.hpp"
@@ -72,10 +74,6 @@ std::optional<bool> switch_of(const packed_value& body, const std::string& key, 
     return std::nullopt;
   }
   return value->as_bool();
-}
-
-std::string sentence(const std::string& text) {
-  return text.empty() || text.ends_with('.') ? text : text + ".";
 }
 
 // The policy the operator acts on: the one it writes a state to, and among several the oldest by
@@ -239,10 +237,7 @@ policy_reading read_policy(const cached_object& policy, const view_context& cont
     reading.notes.push_back("spec.driver.useNvidiaDriverCRD is not true or false; it is read as false.");
   }
   reading.use_driver_crd = crd != nullptr && crd->is_boolean() && crd->as_bool();
-  const packed_value* conditions = find(body, {"status", "conditions"});
-  if (conditions != nullptr && !conditions->is_null() && !conditions->is_array()) {
-    reading.notes.push_back("status.conditions is not a list; it is read as absent.");
-  }
+  note_wrong_types(body, {{"status.conditions", field_type::array}}, reading.notes);
 
   // State: the operator's own status.state, with the Ready (else Error) condition's words.
   const std::string state = string_or(body, {"status", "state"});
@@ -383,7 +378,7 @@ driver_reading read_driver(const cached_object& driver, const view_context& cont
     // The operator writes Error=True with reason Reconciled here; the message tells why.
     std::string message = condition_message(error);
     reading.state = {"Not ready", "Disabled",
-                     message.empty() ? "The operator disabled this NVIDIA Driver." : sentence(message)};
+                     message.empty() ? "The operator disabled this NVIDIA Driver." : as_sentence(message)};
   } else if (state.empty()) {
     reading.state = {"Not ready", "", "The operator has not written a state yet."};
     reading.since = created_at(body);

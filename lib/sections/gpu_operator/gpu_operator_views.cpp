@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sections/common/conditions.hpp"
+#include "sections/common/field_types.hpp"
 #include "sections/common/links.hpp"
 #include "sections/common/lists.hpp"
 #include "sections/common/objects.hpp"
@@ -119,9 +120,7 @@ void driver_details(const cached_object& driver, const view_context& context, de
   view.blocks["since"] = time_or_null(reading.since);
   const packed_value* selector = find(body, {"spec", "nodeSelector"});
   view.blocks["nodeSelector"] = selector != nullptr && selector->is_object() ? json(*selector) : json(nullptr);
-  if (selector != nullptr && !selector->is_null() && !selector->is_object()) {
-    view.note("spec.nodeSelector is not a map; it is read as absent.");
-  }
+  note_wrong_types(body, {{"spec.nodeSelector", field_type::map}}, view);
   view.blocks["default"] = get_bool(body, {"spec", "default"}).value_or(false);
   view.blocks["operatorNamespace"] = or_null(string_or(body, {"status", "namespace"}));
   json rows = json::array();

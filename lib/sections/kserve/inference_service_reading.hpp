@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sections/common/since.hpp"
 #include "sections/section.hpp"
 
 namespace sextant::kserve {
@@ -98,8 +99,7 @@ struct explanation {
 
 struct service_reading {
   object_state state;
-  std::optional<time_point> since;
-  std::string first_sighting;  // set when nothing tells since when: the problem counts from the first sighting
+  since_source since;  // first_sighting set when nothing tells since when: the problem counts from the first sighting
   bool stopped = false;
   bool failed_to_load = false;
   bool invalid_spec = false;

@@ -240,13 +240,7 @@ void service_details(const cached_object& service, const view_context& context, 
   for (const std::string& note : reading.notes) {
     view.note(note);
   }
-  view.blocks["since"] = time_or_null(reading.since);
-  view.blocks["sinceFrom"] = reading.since                     ? json("the object")
-                             : !reading.first_sighting.empty() ? json("first sighting")
-                                                               : json(nullptr);
-  if (!reading.first_sighting.empty()) {
-    view.note(reading.first_sighting);
-  }
+  since_blocks(reading.since, view);
   json why = nullptr;
   if (reading.why) {
     why = {{"source", reading.why->source},

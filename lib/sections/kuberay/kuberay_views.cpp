@@ -19,20 +19,6 @@ json state_json(const object_state& state) {
   return {{"label", state.label}, {"reason", state.reason}, {"message", state.message}};
 }
 
-// `since`, and `sinceFrom`: "the object" when it tells, "first sighting" (with why, as a note) when
-// it does not and the problems count from the daemon's first sighting instead.
-void since_blocks(const since_source& since, details_view& view) {
-  view.blocks["since"] = time_or_null(since.since);
-  if (since.since) {
-    view.blocks["sinceFrom"] = "the object";
-  } else if (!since.first_sighting.empty()) {
-    view.blocks["sinceFrom"] = "first sighting";
-    view.note(since.first_sighting);
-  } else {
-    view.blocks["sinceFrom"] = nullptr;
-  }
-}
-
 void notes_of(const std::vector<std::string>& notes, details_view& view) {
   for (const std::string& note : notes) {
     view.note(note);
