@@ -33,7 +33,7 @@ jobs=$(nproc)
 # Each stage says when it starts, so a slow CI run shows where its time went.
 stage() { echo "== $* (at ${SECONDS}s)"; }
 
-stage "Go builds started in the background: test API server, then Kueue, JobSet, KubeRay, then Helm and kubeconform (log: build-logs/go.log)"
+stage "Go builds started in the background: test API server, then Kueue, JobSet, KubeRay, KServe, the GPU Operator, then Helm and kubeconform (log: build-logs/go.log)"
 go_log=build-logs/go.log
 # Its own process group (setsid), so that a failed run can stop it whole, Go's children included.
 # Exit 77 is a build script's "Go is not installed": ctest then skips the integration tests.

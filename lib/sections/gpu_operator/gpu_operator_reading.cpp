@@ -100,6 +100,31 @@ object_ptr acted_on_policy(const view_context& context) {
   return best;
 }
 
+// The operator writes status.state and its Ready/Error conditions in two separate writes
+// (ClusterPolicy: updateCRState, then SetConditionsReady or SetConditionsError; the NVIDIA
+// Driver's status update likewise), so a reader can find one half still from before the other.
+// The state comes from status.state; a condition lends it its words only when it agrees.
+object_state ready_state(const packed_value* ready) {
+  if (condition_status(ready) != "True") {
+    return {"Ready", "", ""};
+  }
+  return {"Ready", condition_reason(ready), condition_message(ready)};
+}
+
+object_state not_ready_state(const packed_value* ready, const packed_value* error, const std::string& state) {
+  const packed_value* telling = nullptr;
+  if (condition_status(error) == "True") {
+    telling = error;
+  } else if (ready != nullptr && condition_status(ready) != "True") {
+    telling = ready;
+  }
+  object_state line{"Not ready", condition_reason(telling), condition_message(telling)};
+  if (line.message.empty()) {
+    line.message = "status.state is " + state + ".";
+  }
+  return line;
+}
+
 // Since when the operator's state has held: its Ready (else Error) condition's transition. An
 // operator before v23.9 writes no conditions (ClusterPolicyStatus is state and namespace only,
 // api/v1/clusterpolicy_types.go:1572-1578 at v23.6.2): nothing tells, and the problem engine
@@ -220,7 +245,7 @@ policy_reading read_policy(const cached_object& policy, const view_context& cont
   const packed_value* error = condition_of(body, "Error");
   if (state == "ready") {
     reading.ready = true;
-    reading.state = {"Ready", condition_reason(ready), condition_message(ready)};
+    reading.state = ready_state(ready);
   } else if (state.empty()) {
     object_ptr acted = acted_on_policy(context);
     if (acted && acted->name != policy.name) {
@@ -234,11 +259,7 @@ policy_reading read_policy(const cached_object& policy, const view_context& cont
       reading.since = created_at(body);
     }
   } else {
-    const packed_value* telling = condition_true(error) ? error : ready;
-    reading.state = {"Not ready", condition_reason(telling), condition_message(telling)};
-    if (reading.state.message.empty()) {
-      reading.state.message = "status.state is " + state + ".";
-    }
+    reading.state = not_ready_state(ready, error, state);
     reading.since =
         state_since(body, ready, error,
                     "The operator writes no conditions before v23.9, and this Cluster Policy has none", reading.notes);
@@ -351,7 +372,7 @@ driver_reading read_driver(const cached_object& driver, const view_context& cont
   const packed_value* error = condition_of(body, "Error");
   if (state == "ready") {
     reading.ready = true;
-    reading.state = {"Ready", condition_reason(ready), condition_message(ready)};
+    reading.state = ready_state(ready);
   } else if (state == "disabled") {
     reading.disabled = true;
     // The operator writes Error=True with reason Reconciled here; the message tells why.
@@ -362,11 +383,7 @@ driver_reading read_driver(const cached_object& driver, const view_context& cont
     reading.state = {"Not ready", "", "The operator has not written a state yet."};
     reading.since = created_at(body);
   } else {
-    const packed_value* telling = condition_true(error) ? error : ready;
-    reading.state = {"Not ready", condition_reason(telling), condition_message(telling)};
-    if (reading.state.message.empty()) {
-      reading.state.message = "status.state is " + state + ".";
-    }
+    reading.state = not_ready_state(ready, error, state);
     reading.since = state_since(body, ready, error, "This NVIDIA Driver has no conditions yet", reading.notes);
   }
   std::vector<object_ptr> owned = context.store.owned_by(daemonset_kind, driver.uid);

@@ -101,7 +101,11 @@ model_status read_model_status(const packed_value& body) {
         "The model is loading: the storage initializer may still be downloading it (a very large model "
         "takes a while).";
   } else if (state == "Pending") {
-    model.words = "The model is pending: no pod of the predictor is running yet.";
+    // KServe writes Pending when the predictor has no pod, and also when its pods run but the
+    // service is not Ready and no server container failed (PropagateModelStatus:
+    // pkg/apis/serving/v1beta1/inference_service_status.go:680-697,749-767 at v0.16.0): a pod
+    // running and not ready, or a multi-node predictor whose Ready KServe leaves Unknown.
+    model.words = "The model is pending: KServe has not found the predictor ready yet.";
   } else if (state == "Standby") {
     model.words = "The model is on standby: it is not loaded yet.";
   } else if (state == "Loaded") {
@@ -288,6 +292,8 @@ service_reading read_service(const cached_object& service) {
   }
   reading.model = read_model_status(body);
   reading.predictor_name = string_or(body, {"spec", "predictor", "name"});
+  const packed_value* workers = find(body, {"spec", "predictor", "workerSpec"});
+  reading.multi_node = workers != nullptr && !workers->is_null();
   reading.canaries = read_canaries(body, reading.mode, reading.notes);
   for (std::string_view name : component_names) {
     component_reading component = read_component(body, name);

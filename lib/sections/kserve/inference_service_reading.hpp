@@ -110,6 +110,7 @@ struct service_reading {
   std::vector<component_reading> components;  // predictor, transformer, explainer, those present
   std::vector<standard_canary> canaries;      // v0.20's spec.canary, in spec order
   std::string predictor_name;                 // spec.predictor.name (v0.20): it names the predictor's objects
+  bool multi_node = false;                    // spec.predictor.workerSpec: KServe makes a worker Deployment too
   std::vector<std::string> notes;
 };
 service_reading read_service(const cached_object& service);

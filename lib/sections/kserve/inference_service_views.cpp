@@ -191,6 +191,13 @@ void link_made(const cached_object& service, const service_reading& reading, con
       }
     } else if (reading.mode.mode == "Standard") {
       view.link(context, "deployment", "apps/v1", "Deployment", service.namespace_, name);
+      if (component.name == "predictor" && reading.multi_node && reading.predictor_name.empty()) {
+        // A multi-node predictor's workers run in a Deployment of their own,
+        // {service}-predictor-worker (constants.PredictorWorkerServiceName,
+        // components/predictor.go:472 at v0.16.0). Its head Service's name carries the generation
+        // KServe last reconciled, which nothing here tells, so it is not linked.
+        view.link(context, "deployment", "apps/v1", "Deployment", service.namespace_, name + "-worker");
+      }
       view.link(context, "service", "v1", "Service", service.namespace_, name);
     }
   }

@@ -175,6 +175,45 @@ TEST_CASE("with useNvidiaDriverCRD the driver row points to the NVIDIA Drivers a
   CHECK(disabled["driverType"] == "vgpu-host-manager");
 }
 
+// The operator writes status.state and its Ready/Error conditions in two writes (ClusterPolicy:
+// updateCRState, then SetConditionsReady or SetConditionsError), so a reader can find one of
+// them still from before the other. Seen from the real operator (tests/integration/
+// gpu_operator_live_test.cpp): state ready while the Ready condition still said False, reason
+// Error, no message. Neither half lends its words to a state it does not agree with.
+TEST_CASE("a state written before its conditions borrows no reason from a condition that disagrees", "[gpu-operator]") {
+  fixture_cluster cluster(at(now_text));
+  cluster.load_yaml(R"(
+apiVersion: nvidia.com/v1
+kind: ClusterPolicy
+metadata: {name: cluster-policy, creationTimestamp: "2026-11-29T11:00:00Z"}
+spec: {}
+status:
+  namespace: gpu-operator
+  state: ready
+  conditions:
+  - {type: Ready, status: "False", reason: Error, message: "", lastTransitionTime: "2026-11-29T11:50:00Z"}
+  - {type: Error, status: "True", reason: OperandNotReady, lastTransitionTime: "2026-11-29T11:50:00Z",
+     message: "ClusterPolicy is not ready, states not ready: [state-driver]"}
+---
+apiVersion: nvidia.com/v1alpha1
+kind: NVIDIADriver
+metadata: {name: flipped}
+spec: {driverType: gpu}
+status:
+  state: notReady
+  conditions:
+  - {type: Ready, status: "True", reason: Reconciled, message: All resources have been successfully reconciled,
+     lastTransitionTime: "2026-11-29T11:50:00Z"}
+  - {type: Error, status: "False", reason: Ready, message: "", lastTransitionTime: "2026-11-29T11:50:00Z"}
+)");
+  testing::mark_complete(cluster);
+  json ready = policy_view(cluster, "cluster-policy");
+  // The view keeps an empty reason as ""; the API answers null for it.
+  CHECK(ready["state"] == json{{"label", "Ready"}, {"reason", ""}, {"message", ""}});
+  json driver = testing::view_of(cluster, nvidia_driver_kind, "", "flipped");
+  CHECK(driver["state"] == json{{"label", "Not ready"}, {"reason", ""}, {"message", "status.state is notReady."}});
+}
+
 TEST_CASE("a DaemonSet list that is not complete says cannot tell", "[gpu-operator]") {
   fixture_cluster cluster = loaded("policy-switches-unset.yaml");
   cluster.store.set_completeness(daemonset_kind, {list_completeness::state::unreadable, "forbidden by RBAC"});
