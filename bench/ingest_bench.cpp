@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "app/section_catalog.hpp"
 #include "ingest/json_decoder.hpp"
+#include "runtime/section_catalog.hpp"
 #include "sections/registry.hpp"
 #include "store/object_store.hpp"
 

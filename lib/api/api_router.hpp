@@ -16,14 +16,21 @@
 // settings PUT needs `put` on the non-resource URL /sextant/settings/problems. A decision not
 // known yet is noted in the request_access; the caller asks the API server, then runs the request
 // again (app::answer).
+//
+// The class is one, its definitions are split by route family: route_match.hpp (which family a
+// target names, and its parameters), api_router.cpp (dispatch, the wire, /healthz, /readyz,
+// /metrics, sections, the cache), resource_routes.cpp, problems_route.cpp,
+// settings_route.cpp, section_routes.cpp, stream_route.cpp and caller_cuts.cpp; what they share
+// is in route_answers.hpp.
 #include <chrono>
 #include <memory>
 
 #include "api/http_types.hpp"
 #include "api/list_query.hpp"
-#include "app/daemon_state.hpp"
+#include "api/route_match.hpp"
 #include "auth/join_marks.hpp"
 #include "auth/request_access.hpp"
+#include "runtime/daemon_state.hpp"
 
 namespace sextant {
 
@@ -50,7 +57,7 @@ class answer_work {
 class api_router {
  public:
   // `access`: the caller's decisions; null when every caller may see everything (--auth=none).
-  explicit api_router(daemon_state& state, request_access* access = nullptr) : state_(state), access_(access) {}
+  explicit api_router(daemon_state& state, request_access* access = nullptr);
 
   // The whole answer now (tests, and callers that need not yield).
   api_response handle(const api_request& request);
@@ -68,11 +75,11 @@ class api_router {
   work problems(const api_request& request, const parsed_target& target);
   api_response get_settings(const parsed_target& target);
   api_response put_settings(const api_request& request, const parsed_target& target);
-  work section_route(const api_request& request, const parsed_target& target);
+  work section_route(const api_request& request, const parsed_target& target, const route_match& matched);
   api_response stream_route(const api_request& request, const parsed_target& target, const section& owner,
                             const streaming_route& stream);
   work own_route(const api_request& request, const parsed_target& target, const section& owner,
-                 const sextant::section_route& route);
+                 const sextant::section_route& route, std::vector<std::string> rest);
   work list_route(const api_request& request, const parsed_target& target, const section& owner,
                   const resource_def& resource);
   work details_route(const api_request& request, const section& owner, const resource_def& resource,

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "api/view_stamp.hpp"
-#include "app/daemon_state.hpp"
 #include "auth/join_marks.hpp"
+#include "runtime/daemon_state.hpp"
 
 namespace sextant {
 

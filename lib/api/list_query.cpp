@@ -215,8 +215,8 @@ std::optional<std::string> parse_list_query(const parsed_target& target, const r
     }
     query.after = rest.substr(newline + 1);
     // A computed page continues by position: a whole number, nothing else.
-    if (resource.list_computed &&
-        (query.after->empty() || query.after->size() > 9 || query.after->find_first_not_of("0123456789") != std::string::npos)) {
+    if (resource.list_computed && (query.after->empty() || query.after->size() > 9 ||
+                                   query.after->find_first_not_of("0123456789") != std::string::npos)) {
       return damaged;
     }
   }

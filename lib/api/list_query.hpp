@@ -19,7 +19,7 @@
 
 #include "api/http_types.hpp"
 #include "api/list_model.hpp"
-#include "api/request_limits.hpp"
+#include "runtime/request_limits.hpp"
 
 namespace sextant {
 
@@ -47,8 +47,8 @@ inline constexpr std::size_t max_list_limit = 10000;
 
 // Parses an equality-based label selector ("a=b,c!=d,e,!f") of at most `max_terms` terms;
 // nullopt with `error` set when it is not one.
-std::optional<std::vector<label_term>> parse_label_selector(const std::string& text, std::string& error,
-                                                            std::size_t max_terms = request_limits{}.max_selector_terms);
+std::optional<std::vector<label_term>> parse_label_selector(
+    const std::string& text, std::string& error, std::size_t max_terms = request_limits{}.max_selector_terms);
 
 // Parses the list parameters of `target` for `resource` (whose API path is `list_path`);
 // returns the error message of a 400 when one is bad.
@@ -74,8 +74,7 @@ struct list_cut {
 // a 5 000-item list by a 20-term selector never holds the event loop.
 class list_page_render {
  public:
-  list_page_render(std::shared_ptr<const list_model> model, list_query query, std::string list_path,
-                   list_cut cut = {});
+  list_page_render(std::shared_ptr<const list_model> model, list_query query, std::string list_path, list_cut cut = {});
   // True once the page is done.
   bool step(std::chrono::microseconds budget);
   // The page's JSON text, once done.

@@ -4,7 +4,7 @@
 // An interpreter that throws on an object does not take the answer down: the object shows with
 // state "Unknown" and a note (a computed list shows empty and incomplete), and the failure is
 // logged and counted (daemon_state::interpreter_failed).
-#include "app/daemon_state.hpp"
+#include "runtime/daemon_state.hpp"
 #include "util/json.hpp"
 
 namespace sextant {

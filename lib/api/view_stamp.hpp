@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "app/daemon_state.hpp"
+#include "runtime/daemon_state.hpp"
 #include "store/view_reads.hpp"
 
 namespace sextant {

@@ -1,3 +1,6 @@
+// Over 400 lines because it is the one place that wires every part to the others (start-up,
+// signals, settings, snapshot or live source, problem timers, metrics, shutdown); each part it
+// calls lives in its own file. Split it by those sections when one grows.
 #include "app/app.hpp"
 
 #include <malloc.h>
@@ -12,13 +15,15 @@
 
 #include "api/api_router.hpp"
 #include "api/view_cache.hpp"
-#include "app/pod_log_streamer.hpp"
+#include "app/live_cluster.hpp"
 #include "auth/authenticator.hpp"
 #include "auth/authorizer.hpp"
 #include "auth/request_access.hpp"
 #include "kube/connection_choice.hpp"
 #include "kube/document_poller.hpp"
 #include "kube/live_source.hpp"
+#include "runtime/snapshot_cluster.hpp"
+#include "runtime/watch_plan.hpp"
 #include "sections/registry.hpp"
 #include "snapshot/snapshot_loader.hpp"
 #include "util/scope_guard.hpp"
@@ -120,11 +125,9 @@ void app::start() {
     schedule_problem_evaluation();
   });
   state_->store.add_completeness_listener([this](const kind_key&) { schedule_problem_evaluation(); });
-  if (config_.snapshot.empty()) {
-    state_->on_settings_changed = [this] { schedule_problem_evaluation(); };
-  } else {
+  if (!config_.snapshot.empty()) {
     // Everything is read already: a category turned on is judged before the PUT answers.
-    state_->on_settings_changed = [this] { evaluate_problems_at_once(); };
+    state_->source = std::make_unique<snapshot_cluster>([this] { evaluate_problems_at_once(); });
   }
   wait_for_signals();
   if (!config_.snapshot.empty()) {
@@ -182,7 +185,7 @@ asio::awaitable<api_response> app::answer_caller(api_request request) {
   authentication identity = co_await authenticator_->authenticate(std::move(request.authorization), request.client);
   if (!identity.who) {
     api_router router(*state_);
-    const char* reason = identity.status == 401 ? "Unauthorized"
+    const char* reason = identity.status == 401   ? "Unauthorized"
                          : identity.status == 429 ? "TooManyRequests"
                                                   : "Unavailable";
     api_response refusal = error_response(identity.status, reason, identity.message);
@@ -249,9 +252,9 @@ void app::start_access_control() {
     options.body_limit = std::uint64_t{1} << 20;
     return client.post(std::move(path), std::move(body), options);
   };
-  authenticator_ = std::make_unique<authenticator>(
-      post, std::chrono::seconds(config_.auth_cache_seconds), 4096,
-      invalid_token_budget{static_cast<double>(config_.invalid_tokens_per_minute), 10});
+  authenticator_ =
+      std::make_unique<authenticator>(post, std::chrono::seconds(config_.auth_cache_seconds), 4096,
+                                      invalid_token_budget{static_cast<double>(config_.invalid_tokens_per_minute), 10});
   authorizer_ =
       std::make_unique<authorizer>(io_.get_executor(), post, std::chrono::seconds(config_.access_cache_seconds));
   spdlog::info("callers need a bearer token; they see only what their user may read");
@@ -307,9 +310,7 @@ void app::reread_settings() {
   } else if (!config_.settings_file.empty()) {
     spdlog::info("SIGHUP: re-reading the problem settings from {}", config_.settings_file);
     read_settings_file();
-    if (state_->on_settings_changed) {
-      state_->on_settings_changed();
-    }
+    state_->source->settings_changed();
   } else {
     spdlog::info(
         "SIGHUP: no settings file to re-read (--settings-file, --settings-configmap-file); other settings "
@@ -394,9 +395,7 @@ void app::reload_configmap_settings(bool again) {
       spdlog::info("problem settings read from the ConfigMap at {}", home.path().string());
       home.set_error({});
       state_->apply_settings(loaded.enabled);
-      if (state_->on_settings_changed) {
-        state_->on_settings_changed();
-      }
+      state_->source->settings_changed();
     }
   }
   if (stopping_ || !again) {
@@ -459,28 +458,15 @@ void app::start_live() {
   if (!connection.value) {
     throw std::runtime_error(connection.error);
   }
-  auto live =
-      std::make_shared<kube::live_source>(io_.get_executor(), std::move(*connection.value), state_->catalog.sections(),
-                                          state_->profiles, state_->store, state_->served, state_->metrics, *clock_);
+  auto live = std::make_shared<kube::live_source>(io_.get_executor(), std::move(*connection.value),
+                                                  watch_planner_for(state_->catalog.sections()), state_->profiles,
+                                                  state_->store, state_->served, state_->metrics, *clock_);
   if (std::string error = live->init(); !error.empty()) {
     throw std::runtime_error(error);
   }
   live->set_category_check([this](const std::string& category) { return state_->problems.enabled(category); });
   kube::live_source* source = live.get();
-  state_->unsynced = [source] { return source->readiness(); };
-  state_->forbidden = [source] { return source->forbidden(); };
-  state_->demand = [source](const kind_key& type) { source->demand(type); };
-  // Logs are read from the API server as they are asked for, through the same client.
-  state_->stream_pod_logs = [source](pod_log_plan plan, chunk_sink& sink) {
-    return stream_pod_logs(source->client(), std::move(plan), sink);
-  };
-  auto previous = state_->on_settings_changed;
-  state_->on_settings_changed = [previous, source] {
-    if (previous) {
-      previous();
-    }
-    source->categories_changed();
-  };
+  state_->source = std::make_unique<live_cluster>(*source, [this] { schedule_problem_evaluation(); });
   // Documents beside the watches (Kueue's queue positions) go through the same client.
   poller_ =
       std::make_unique<kube::document_poller>(io_.get_executor(), state_->catalog.polled(), state_->store,

@@ -12,12 +12,12 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "app/daemon_state.hpp"
 #include "app/loop_monitor.hpp"
 #include "app/probe_server.hpp"
 #include "config/daemon_config.hpp"
 #include "http/http_server.hpp"
 #include "problems/problem_metrics.hpp"
+#include "runtime/daemon_state.hpp"
 
 namespace sextant {
 

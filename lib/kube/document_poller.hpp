@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "kube/api_client.hpp"
-#include "sections/section.hpp"
 #include "store/object_store.hpp"
 #include "store/polled_documents.hpp"
 #include "store/served_kinds.hpp"

@@ -20,11 +20,11 @@ constexpr auto sweep_interval = std::chrono::seconds(15);
 
 }  // namespace
 
-live_source::live_source(net::any_io_executor executor, connection_config config, std::vector<section> sections,
+live_source::live_source(net::any_io_executor executor, connection_config config, watch_planner planner,
                          ingest_profiles profiles, object_store& store, served_kinds& served, metrics_registry& metrics,
                          const clock& wall, live_options options)
     : executor_(executor),
-      sections_(std::move(sections)),
+      planner_(std::move(planner)),
       profiles_(std::move(profiles)),
       store_(store),
       served_(served),
@@ -34,11 +34,6 @@ live_source::live_source(net::any_io_executor executor, connection_config config
       client_(executor, std::move(config), metrics, wall),
       decoder_(profiles_),
       wake_timer_(executor) {
-  for (const section& s : sections_) {
-    for (const problem_category& category : s.categories) {
-      category_defaults_[category.id] = category.enabled_by_default;
-    }
-  }
   reflector_metrics::describe(metrics_);
   metrics_.describe(cache_objects_metric, metrics_registry::metric_type::gauge, "Objects cached per watched resource.");
   metrics_.describe(synced_metric, metrics_registry::metric_type::gauge,
@@ -48,14 +43,7 @@ live_source::live_source(net::any_io_executor executor, connection_config config
   std::weak_ptr<bool> alive = alive_;
   // A change to what names a watched kind's namespace (a Cluster Policy's status.namespace) can
   // move that watch: plan again now, not at the next sweep.
-  std::set<kind_key> namers;
-  for (const section& s : sections_) {
-    for (const resource_def& r : s.resources) {
-      if (r.namespace_from) {
-        namers.insert(r.namespace_from->type);
-      }
-    }
-  }
+  const std::set<kind_key>& namers = planner_.namespace_namers;
   if (!namers.empty()) {
     store_.add_listener([this, alive, namers](const object_store::change& change) {
       if (alive.lock() && namers.contains(change.object->type)) {
@@ -200,7 +188,7 @@ bool live_source::wanted(const watch_spec& spec, std::chrono::steady_clock::time
     bool on = false;
     if (category_enabled_) {
       on = category_enabled_(category);
-    } else if (auto it = category_defaults_.find(category); it != category_defaults_.end()) {
+    } else if (auto it = planner_.category_defaults.find(category); it != planner_.category_defaults.end()) {
       on = it->second;
     }
     if (on) {
@@ -276,7 +264,7 @@ void live_source::reconcile() {
   }
   std::set<kind_key> planned;
   const named_namespaces named = [this](const namespace_source& source) { return namespaces_named(store_, source); };
-  for (const watch_spec& spec : plan_watches(sections_, served_, named)) {
+  for (const watch_spec& spec : planner_.plan(served_, named)) {
     planned.insert(spec.type);
     auto it = running_.find(spec.type);
     if (!spec.not_watched_because.empty()) {
@@ -312,15 +300,13 @@ void live_source::reconcile() {
   // A kind the cluster does not serve has no objects: its list is known, and empty (a pod's
   // claim on a cluster without ResourceClaims is not found, not "cannot tell"), as in snapshot
   // mode.
-  for (const section& s : sections_) {
-    for (const resource_def& r : s.resources) {
-      if (r.type.kind.empty() || served_.serves(r.type) || store_.completeness(r.type).complete()) {
-        continue;
-      }
-      store_.replace_all(r.type, {});
-      store_.set_completeness(r.type, list_completeness{list_completeness::state::complete, {}});
-      known_empty_.insert(r.type);
+  for (const kind_key& type : planner_.resource_kinds) {
+    if (served_.serves(type) || store_.completeness(type).complete()) {
+      continue;
     }
+    store_.replace_all(type, {});
+    store_.set_completeness(type, list_completeness{list_completeness::state::complete, {}});
+    known_empty_.insert(type);
   }
 }
 

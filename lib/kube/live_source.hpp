@@ -1,10 +1,11 @@
 #pragma once
 // The live cluster as the daemon's source of objects: discovery, then one reflector per kind
-// the sections need, all feeding one object_store; snapshot mode's counterpart.
+// the plan asks for (kube/watch_spec.hpp), all feeding one object_store; snapshot mode's
+// counterpart. What to watch comes from the planner alone: this folder knows no section.
 //
 // A supervisor coroutine re-reads discovery every minute (sooner when a watch answers 404),
-// updates `served_kinds`, and starts, re-versions or stops reflectors to match. Kinds a
-// section marks with a demand category are watched only while that problem category is on or
+// updates `served_kinds`, and starts, re-versions or stops reflectors to match. Kinds the
+// plan marks with a demand category are watched only while that problem category is on or
 // someone asked for them (`demand`) in the last few minutes.
 //
 // Lives on the event loop; not thread-safe. `stop()` ends every watch; the io_context must
@@ -21,9 +22,8 @@
 #include "ingest/json_decoder.hpp"
 #include "kube/api_client.hpp"
 #include "kube/reflector.hpp"
-#include "kube/watch_plan.hpp"
+#include "kube/watch_spec.hpp"
 #include "metrics/metrics_registry.hpp"
-#include "sections/section.hpp"
 #include "store/object_store.hpp"
 #include "store/served_kinds.hpp"
 
@@ -39,10 +39,10 @@ struct live_options {
 
 class live_source {
  public:
-  // `store`, `served`, `metrics` and `wall` must outlive this object; `sections` is copied.
-  live_source(net::any_io_executor executor, connection_config config, std::vector<section> sections,
-              ingest_profiles profiles, object_store& store, served_kinds& served, metrics_registry& metrics,
-              const clock& wall, live_options options = {});
+  // `store`, `served`, `metrics` and `wall` must outlive this object.
+  live_source(net::any_io_executor executor, connection_config config, watch_planner planner, ingest_profiles profiles,
+              object_store& store, served_kinds& served, metrics_registry& metrics, const clock& wall,
+              live_options options = {});
   ~live_source();
   live_source(const live_source&) = delete;
   live_source& operator=(const live_source&) = delete;
@@ -92,7 +92,7 @@ class live_source {
   void collect(metrics_registry& metrics) const;
 
   net::any_io_executor executor_;
-  std::vector<section> sections_;
+  watch_planner planner_;
   ingest_profiles profiles_;
   object_store& store_;
   served_kinds& served_;
@@ -107,7 +107,6 @@ class live_source {
   std::map<kind_key, std::chrono::steady_clock::time_point> demanded_;
   std::set<kind_key> known_empty_;  // section kinds the cluster does not serve: complete and empty
   std::function<bool(const std::string&)> category_enabled_;
-  std::map<std::string, bool> category_defaults_;
 
   net::steady_timer wake_timer_;
   bool wake_requested_ = false;

@@ -18,8 +18,10 @@
 #include "ingest/ingest_profile.hpp"
 #include "sections/streaming_route.hpp"
 #include "sections/view_context.hpp"
+#include "store/namespace_source.hpp"
 #include "store/object.hpp"
 #include "store/packed_value.hpp"
+#include "store/polled_documents.hpp"
 
 namespace sextant {
 
@@ -47,13 +49,6 @@ struct computed_list {
   json items = json::array();
   bool incomplete = false;
   std::string incomplete_reason;
-};
-
-// Where a kind's objects live when another object says (the GPU Operator's DaemonSets live in the
-// namespace its Cluster Policy names in status.namespace): live mode watches the kind only there.
-struct namespace_source {
-  kind_key type;                   // the kind whose objects name the namespace
-  std::vector<std::string> field;  // where they name it: {"status", "namespace"}
 };
 
 struct resource_def {
@@ -176,21 +171,6 @@ struct section_route {
   // and ::joins.
   std::vector<kind_key> made_of = {};
   std::vector<kind_key> joins = {};
-};
-
-// A document a section reads beside its watched kinds, in live mode only: one GET per object of
-// kind `of` that a view asks about (view_context::document), repeated every `interval` while
-// views keep asking, from an aggregated API such as Kueue's visibility API. The path is
-// /apis/<group>/<version>/[namespaces/<ns>/]<resource>/<name>/<subresource>.
-struct polled_document {
-  std::string id;  // the key views ask by: "pendingworkloads"
-  kind_key of;     // {"kueue.x-k8s.io", "ClusterQueue"}: whose names the documents are read for
-  std::string group;
-  std::vector<std::string> versions;  // preferred first; the first the cluster serves is read
-  std::string resource;
-  std::string subresource;
-  bool namespaced = false;
-  std::chrono::seconds interval{15};
 };
 
 // What a section reads of a kind another section owns (DRA reads a Pod's claims): the fields

@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "store/object.hpp"
 #include "store/packed_value.hpp"
 #include "util/json.hpp"
 #include "util/time.hpp"
@@ -24,6 +25,21 @@ struct document_key {
   std::string name;
 
   auto operator<=>(const document_key&) const = default;
+};
+
+// A document a section reads beside its watched kinds, in live mode only: one GET per object of
+// kind `of` that a view asks about (view_context::document), repeated every `interval` while
+// views keep asking, from an aggregated API such as Kueue's visibility API. The path is
+// /apis/<group>/<version>/[namespaces/<ns>/]<resource>/<name>/<subresource>.
+struct polled_document {
+  std::string id;  // the key views ask by: "pendingworkloads"
+  kind_key of;     // {"kueue.x-k8s.io", "ClusterQueue"}: whose names the documents are read for
+  std::string group;
+  std::vector<std::string> versions;  // preferred first; the first the cluster serves is read
+  std::string resource;
+  std::string subresource;
+  bool namespaced = false;
+  std::chrono::seconds interval{15};
 };
 
 struct polled_document_entry {

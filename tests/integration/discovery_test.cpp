@@ -3,8 +3,8 @@
 #include <yaml-cpp/yaml.h>
 #include <catch2/catch.hpp>
 
-#include "app/section_catalog.hpp"
 #include "live_harness.hpp"
+#include "runtime/section_catalog.hpp"
 #include "sections/core/core_section.hpp"
 #include "snapshot/yaml_to_json.hpp"
 #include "test_cluster.hpp"

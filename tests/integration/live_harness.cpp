@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "kube/kubeconfig.hpp"
+#include "runtime/watch_plan.hpp"
 
 namespace sextant::integration {
 
@@ -35,8 +36,9 @@ live_harness::live_harness(kube::connection_config config, std::vector<section> 
       }
     }
   }
-  live = std::make_unique<kube::live_source>(io.get_executor(), std::move(config), std::move(sections),
-                                             std::move(profiles), store, served, metrics, wall, options);
+  live =
+      std::make_unique<kube::live_source>(io.get_executor(), std::move(config), watch_planner_for(std::move(sections)),
+                                          std::move(profiles), store, served, metrics, wall, options);
   if (std::string error = live->init(); !error.empty()) {
     throw std::runtime_error(error);
   }

@@ -8,8 +8,8 @@
 #include <utility>
 
 #include "api/api_router.hpp"
-#include "app/daemon_state.hpp"
 #include "problems/problem_metrics.hpp"
+#include "runtime/daemon_state.hpp"
 
 namespace sextant::testing {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/section_catalog.hpp"
+#include "runtime/section_catalog.hpp"
 
 namespace sextant::testing {
 

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "app/section_catalog.hpp"
+#include "runtime/section_catalog.hpp"
 #include "sections/registry.hpp"
 
 namespace sextant::testing {

@@ -4,6 +4,7 @@
 
 #include "snapshot/snapshot_loader.hpp"
 #include "support/fixtures.hpp"
+#include "support/scripted_cluster.hpp"
 
 using namespace sextant;
 
@@ -61,11 +62,12 @@ TEST_CASE("health, readiness and metrics answer", "[router]") {
   CHECK(f.get("/healthz").body == "ok\n");
   CHECK(f.get("/readyz").status == 200);
   // A forbidden kind is synced as far as it can be: ready, but named.
-  f.state.forbidden = [] { return std::vector<std::string>{"resourceclaims.resource.k8s.io"}; };
+  testing::scripted_cluster& cluster = testing::scripted_cluster::install(f.state);
+  cluster.forbidden_names = {"resourceclaims.resource.k8s.io"};
   auto forbidden = f.get("/readyz");
   CHECK(forbidden.status == 200);
   CHECK(forbidden.body == "ok\nforbidden, so not read: resourceclaims.resource.k8s.io\n");
-  f.state.unsynced = [] { return std::vector<std::string>{"pods", "nodes"}; };
+  cluster.unsynced_names = {"pods", "nodes"};
   auto not_ready = f.get("/readyz");
   CHECK(not_ready.status == 503);
   CHECK(router_fixture::reason(not_ready) == "Unavailable");
@@ -218,7 +220,9 @@ TEST_CASE("problem settings: read, change, validate", "[router][settings]") {
 TEST_CASE("details and routes ask for the kinds watched on demand that they read", "[router]") {
   router_fixture f;
   std::vector<std::string> asked;
-  f.state.demand = [&asked](const kind_key& type) { asked.push_back(type.to_string()); };
+  testing::scripted_cluster::install(f.state).on_demand = [&asked](const kind_key& type) {
+    asked.push_back(type.to_string());
+  };
   snapshot_loader loader(f.state.store, f.state.served, f.state.profiles, f.clock.now());
   snapshot_report report;
   loader.load_text("job.yaml", R"(

@@ -12,6 +12,7 @@
 #include "sections/registry.hpp"
 #include "snapshot/snapshot_loader.hpp"
 #include "support/fixtures.hpp"
+#include "support/scripted_cluster.hpp"
 
 using namespace sextant;
 
@@ -48,9 +49,11 @@ spec: {containers: [{name: ray-head}]}
 
   // As the live app sets it: here it only records the plan it was given.
   void live() {
-    state.stream_pod_logs = [this](pod_log_plan plan, chunk_sink& sink) -> boost::asio::awaitable<void> {
-      planned.push_back(std::move(plan));
-      co_await sink.write("streamed\n");
+    testing::scripted_cluster::install(state).logs = [this](pod_log_plan plan) -> pod_log_stream {
+      return [this, plan = std::move(plan)](chunk_sink& sink) -> boost::asio::awaitable<void> {
+        planned.push_back(plan);
+        co_await sink.write("streamed\n");
+      };
     };
   }
   api_response get(const std::string& target, const std::string& method = "GET") {

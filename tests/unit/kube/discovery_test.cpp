@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "kube/api_lister_watcher.hpp"
-#include "kube/watch_plan.hpp"
+#include "runtime/watch_plan.hpp"
 #include "store/version_priority.hpp"
 
 using namespace sextant;

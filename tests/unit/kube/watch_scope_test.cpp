@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "kube/api_lister_watcher.hpp"
-#include "kube/watch_plan.hpp"
+#include "runtime/watch_plan.hpp"
 #include "support/fixtures.hpp"
 
 using namespace sextant;

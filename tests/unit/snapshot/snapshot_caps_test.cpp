@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "app/daemon_state.hpp"
+#include "runtime/daemon_state.hpp"
 #include "sections/registry.hpp"
 #include "snapshot/snapshot_loader.hpp"
 #include "support/fixtures.hpp"

@@ -10,7 +10,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "app/section_catalog.hpp"
+#include "runtime/section_catalog.hpp"
 #include "sections/registry.hpp"
 #include "snapshot/line_counter.hpp"
 #include "snapshot/snapshot_loader.hpp"

@@ -2,7 +2,7 @@
 // lists are, and give the same cached objects as the same objects read one by one.
 #include <catch2/catch.hpp>
 
-#include "app/section_catalog.hpp"
+#include "runtime/section_catalog.hpp"
 #include "sections/registry.hpp"
 #include "snapshot/snapshot_loader.hpp"
 #include "support/fixtures.hpp"

@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "app/section_catalog.hpp"
+#include "runtime/section_catalog.hpp"
 #include "sections/core/core_section.hpp"
 #include "sections/registry.hpp"
 

@@ -1,4 +1,4 @@
-#include "app/section_catalog.hpp"
+#include "runtime/section_catalog.hpp"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
-#include "app/daemon_state.hpp"
+#include "runtime/daemon_state.hpp"
 
 #include <spdlog/spdlog.h>
 
-#include "api/view_cache.hpp"
-#include "kube/watch_plan.hpp"
+#include "runtime/snapshot_cluster.hpp"
+#include "runtime/watch_plan.hpp"
 #include "util/masking/secrets.hpp"
 
 namespace sextant {
@@ -18,7 +18,7 @@ daemon_state::daemon_state(std::vector<section> sections, const clock& time_sour
       profiles(catalog.profiles()),
       problems(catalog.categories(), catalog.rules()),
       time(time_source),
-      views(std::make_unique<view_cache>()) {
+      source(std::make_unique<snapshot_cluster>()) {
   for (const auto& [type, profile] : profiles.all()) {
     for (const std::string& label : profile.indexed_labels) {
       store.index_label(type, label);
@@ -74,7 +74,7 @@ void daemon_state::settle_snapshot_lists(const std::set<kind_key>& listed) {
   }
   // The live watches' caps, merged across sections the same way; a selected list would hold
   // only what its selector picks, which a snapshot cannot tell apart, so those are left whole.
-  for (const kube::watch_spec& watch : kube::plan_watches(catalog.sections(), served)) {
+  for (const kube::watch_spec& watch : plan_watches(catalog.sections(), served)) {
     if (watch.cap == 0 || !watch.label_selector.empty() || store.count(watch.type) <= watch.cap) {
       continue;
     }

@@ -1,20 +1,18 @@
 #pragma once
 // Everything the event loop owns: the caches, what the cluster serves, the sections, the
 // problems and the metrics. One instance per daemon; no globals. Not thread-safe by design.
-#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
-#include <boost/asio/awaitable.hpp>
-
-#include "api/request_limits.hpp"
-#include "app/section_catalog.hpp"
 #include "metrics/metrics_registry.hpp"
 #include "problems/problem_engine.hpp"
 #include "problems/settings_home.hpp"
+#include "runtime/cluster_source.hpp"
+#include "runtime/request_limits.hpp"
+#include "runtime/section_catalog.hpp"
 #include "store/object_store.hpp"
 #include "store/polled_documents.hpp"
 #include "store/served_kinds.hpp"
@@ -23,7 +21,6 @@
 namespace sextant {
 
 class view_cache;
-class chunk_sink;
 
 struct daemon_state {
   daemon_state(std::vector<section> sections, const clock& time_source);
@@ -59,7 +56,9 @@ struct daemon_state {
   const clock& time;
   settings_home settings = settings_home::in_memory();
   // Rendered lists, details and problems, kept until what they read changes (api/view_cache).
-  std::unique_ptr<view_cache> views;
+  // The API's own: this layer holds it without knowing it, and the router makes one with
+  // default limits when the app set none.
+  std::shared_ptr<view_cache> views;
   // What one request may ask (README "Reliability").
   request_limits limits;
   // Requests whose answer failed (a render that throws fails every request for it until what it
@@ -71,17 +70,9 @@ struct daemon_state {
   // The non-resource URL a caller needs `get` on to read /metrics (--metrics-permission-path).
   std::string metrics_permission_path = "/sextant/metrics";
 
-  // Set by the live source: the watches not yet synced (empty: ready). Snapshot mode: none.
-  std::function<std::vector<std::string>()> unsynced;
-  // Set by the live source: the watches the API server forbids (ready, but nothing known).
-  std::function<std::vector<std::string>()> forbidden;
-  // Set by the live source: someone needs a kind that is watched on demand.
-  std::function<void(const kind_key&)> demand;
-  // Set by the app in live mode: streams a streaming route's pod logs from the API server to the
-  // client. Unset in snapshot mode, which has no logs.
-  std::function<boost::asio::awaitable<void>(pod_log_plan, chunk_sink&)> stream_pod_logs;
-  // Set by the app: problem settings changed, so watches and timers must follow.
-  std::function<void()> on_settings_changed;
+  // Where the objects come from: a snapshot (the default: ready, no logs) or, set by the app, the
+  // live cluster. Readiness, demand, pod logs and settings changes are asked of it.
+  std::unique_ptr<cluster_source> source;
 };
 
 }  // namespace sextant

@@ -1,19 +1,14 @@
-#include "kube/watch_plan.hpp"
+#include "runtime/watch_plan.hpp"
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <set>
 
-namespace sextant::kube {
+namespace sextant {
 
-std::string watch_spec::name() const {
-  return type.group.empty() ? plural : plural + "." + type.group;
-}
-
-bool watch_spec::same_watch(const watch_spec& other) const {
-  return type == other.type && version == other.version && plural == other.plural &&
-         label_selector == other.label_selector && cap == other.cap && demand_only == other.demand_only &&
-         namespace_ == other.namespace_ && not_watched_because == other.not_watched_because;
-}
+using kube::named_namespaces;
+using kube::watch_spec;
 
 namespace {
 
@@ -25,14 +20,6 @@ bool serves_own_kind(const section& s, const served_kinds& served) {
     }
   }
   return false;
-}
-
-bool is_dns_label(std::string_view name) {
-  if (name.empty() || name.size() > 63 || name.front() == '-' || name.back() == '-') {
-    return false;
-  }
-  return std::all_of(name.begin(), name.end(),
-                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
 }
 
 // The title of the resource that shows a kind ("Cluster Policies"), for the words of a wait.
@@ -66,23 +53,6 @@ void scope_to_source(watch_spec& spec, const namespace_source& source, const std
 }
 
 }  // namespace
-
-std::optional<std::set<std::string>> namespaces_named(const object_store& store, const namespace_source& source) {
-  if (!store.completeness(source.type).complete()) {
-    return std::nullopt;
-  }
-  std::set<std::string> out;
-  for (const object_ptr& object : store.list(source.type)) {
-    const packed_value* at = &object->body();
-    for (const std::string& step : source.field) {
-      at = &(*at)[step];
-    }
-    if (at->is_string() && is_dns_label(at->string_view())) {
-      out.emplace(at->string_view());
-    }
-  }
-  return out;
-}
 
 std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const served_kinds& served,
                                      const named_namespaces& named) {
@@ -182,4 +152,26 @@ std::vector<watch_spec> plan_watches(const std::vector<section>& sections, const
   return out;
 }
 
-}  // namespace sextant::kube
+kube::watch_planner watch_planner_for(std::vector<section> sections) {
+  kube::watch_planner planner;
+  for (const section& s : sections) {
+    for (const resource_def& r : s.resources) {
+      if (r.namespace_from) {
+        planner.namespace_namers.insert(r.namespace_from->type);
+      }
+      if (!r.type.kind.empty()) {
+        planner.resource_kinds.push_back(r.type);
+      }
+    }
+    for (const problem_category& category : s.categories) {
+      planner.category_defaults[category.id] = category.enabled_by_default;
+    }
+  }
+  planner.plan = [sections = std::make_shared<const std::vector<section>>(std::move(sections))](
+                     const served_kinds& served, const kube::named_namespaces& named) {
+    return plan_watches(*sections, served, named);
+  };
+  return planner;
+}
+
+}  // namespace sextant
