@@ -208,9 +208,15 @@ http_server::http_server(asio::io_context& io, http_server_options options, hand
 
 http_server::~http_server() = default;
 
+std::uint64_t http_server::answers_written_off_loop() const { return bulk_ ? bulk_->writes() : 0; }
+
 void http_server::start() {
   if (!options_.tls_cert.empty()) {
     tls_ = std::make_unique<serving_tls>(options_.tls_cert, options_.tls_key);
+  } else if (options_.tls_self_signed) {
+    tls_ = std::make_unique<serving_tls>(*options_.tls_self_signed);
+  }
+  if (tls_) {
     if (std::string error = tls_->load(); !error.empty()) {
       throw std::runtime_error(error);
     }
@@ -236,7 +242,7 @@ void http_server::start() {
     throw std::system_error(ec, "cannot listen on " + where);
   }
   bound_port_ = acceptor_.local_endpoint().port();
-  if (options_.large_answers_off_loop && !tls_) {
+  if (options_.large_answers_off_loop) {
     bulk_ = std::make_unique<bulk_writer>();
   }
   asio::co_spawn(io_, accept_loop(), asio::detached);
@@ -379,9 +385,11 @@ template <class Stream>
 asio::awaitable<boost::system::error_code> http_server::send_answer(Stream& stream,
                                                                     std::array<asio::const_buffer, 2> parts) {
   const auto timeout = std::chrono::seconds(options_.idle_timeout_seconds);
-  if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
-    if (bulk_ && asio::buffer_size(parts) >= bulk_writer::min_bytes) {
+  if (bulk_ && asio::buffer_size(parts) >= bulk_writer::min_bytes) {
+    if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
       co_return co_await bulk_->write(stream.socket(), parts, timeout);
+    } else {
+      co_return co_await bulk_->write(stream, parts, timeout);  // the TLS session is lent too
     }
   }
   beast::get_lowest_layer(stream).expires_after(timeout);

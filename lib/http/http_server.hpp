@@ -6,10 +6,13 @@
 // than `max_request_bytes` get 413/431, idle keep-alive connections close after the idle
 // timeout. `stop()` closes the listener, lets requests in flight finish, closes idle
 // connections at once and any left after the grace period. With a certificate and key it
-// serves HTTPS only, and picks up a renewed certificate for new connections.
+// serves HTTPS only, and picks up a renewed certificate for new connections; or HTTPS with a
+// certificate the daemon made.
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -36,9 +39,11 @@ struct http_server_options {
   // Both set: HTTPS with this certificate chain and key (serving_tls reloads them on change).
   std::string tls_cert = {};
   std::string tls_key = {};
+  // Else, when set: HTTPS with the certificate the daemon made (--tls=self-signed).
+  std::optional<self_signed_tls> tls_self_signed = {};
   // Answers of bulk_writer::min_bytes (256 KB) and more are written on a thread of their own
-  // (plain HTTP only), so that the loop's other connections, probes among them, do not wait
-  // behind them.
+  // (over TLS too: encrypted there), so that the loop's other connections, probes among them, do
+  // not wait behind them.
   bool large_answers_off_loop = false;
 };
 
@@ -60,6 +65,8 @@ class http_server {
   void stop(std::function<void()> on_stopped);
 
   std::size_t open_connections() const { return sessions_.size(); }
+  // Answers written off the loop by the bulk writer so far.
+  std::uint64_t answers_written_off_loop() const;
 
  private:
   struct session;
@@ -82,8 +89,8 @@ class http_server {
   bool stopping_ = false;
   std::function<void()> on_stopped_;
   std::unique_ptr<boost::asio::steady_timer> grace_timer_;
-  std::unique_ptr<serving_tls> tls_;   // set with --tls-cert and --tls-key
-  std::unique_ptr<bulk_writer> bulk_;  // set with large_answers_off_loop, without TLS
+  std::unique_ptr<serving_tls> tls_;   // set when serving HTTPS
+  std::unique_ptr<bulk_writer> bulk_;  // set with large_answers_off_loop
 };
 
 }  // namespace sextant

@@ -17,11 +17,39 @@ std::string serving_tls::stamp() const {
   return out;
 }
 
-std::string serving_tls::load() {
-  const std::string now = stamp();
+namespace {
+
+std::shared_ptr<ssl::context> server_context() {
   auto context = std::make_shared<ssl::context>(ssl::context::tls_server);
   context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                       ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+                       ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use |
+                       SSL_OP_NO_RENEGOTIATION);
+  return context;
+}
+
+}  // namespace
+
+std::string serving_tls::load_made() {
+  auto context = server_context();
+  boost::system::error_code error;
+  context->use_certificate_chain(boost::asio::buffer(made_->chain_pem), error);
+  if (!error) {
+    context->use_private_key(boost::asio::buffer(made_->key_pem), ssl::context::pem, error);
+  }
+  if (error) {
+    return "the self-signed certificate does not load: " + error.message();
+  }
+  context_ = std::move(context);
+  ++loads_;
+  return {};
+}
+
+std::string serving_tls::load() {
+  if (made_) {
+    return load_made();
+  }
+  const std::string now = stamp();
+  auto context = server_context();
   boost::system::error_code error;
   context->use_certificate_chain_file(cert_.string(), error);
   if (error) {
@@ -41,6 +69,9 @@ std::string serving_tls::load() {
 }
 
 void serving_tls::refresh(std::chrono::steady_clock::duration interval) {
+  if (made_) {
+    return;
+  }
   const auto now = std::chrono::steady_clock::now();
   if (now - last_look_ < interval) {
     return;

@@ -1,7 +1,13 @@
 // HTTPS with --tls-cert and --tls-key: the server speaks TLS only, and a certificate replaced on
-// disk is used for new connections, while a pair that does not load keeps the one in force.
+// disk is used for new connections, while a pair that does not load keeps the one in force. With
+// --tls=self-signed: a certificate the daemon makes, which a client trusting its CA verifies.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <variant>
+
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/ssl.hpp>
@@ -12,6 +18,7 @@
 
 #include "../kube/kube_test_support.hpp"
 #include "http/http_server.hpp"
+#include "http/self_signed_tls.hpp"
 
 using namespace sextant;
 namespace net = boost::asio;
@@ -116,4 +123,122 @@ TEST_CASE("a TLS pair that does not load stops the start, and a bad renewal keep
   CHECK_THAT(wrong_key.load(), Catch::Contains("--tls-key"));
   serving_tls missing(files.dir.path() / "none.crt", files.key);
   CHECK_THAT(missing.load(), Catch::Contains("--tls-cert"));
+}
+
+namespace {
+
+// GET `target` over TLS from a client that trusts `ca_pem` alone and checks that the certificate
+// names `host`: the HTTP status, or -2 when the handshake (and so the verification) fails.
+net::awaitable<int> verified_get(unsigned short port, std::string ca_pem, std::string host, std::string target,
+                                 std::string* body = nullptr) {
+  auto executor = co_await net::this_coro::executor;
+  net::ssl::context context(net::ssl::context::tls_client);
+  context.add_certificate_authority(net::buffer(ca_pem));
+  context.set_verify_mode(net::ssl::verify_peer);
+  beast::ssl_stream<beast::tcp_stream> stream(executor, context);
+  stream.set_verify_callback(net::ssl::host_name_verification(host));
+  auto [connect_error] = co_await beast::get_lowest_layer(stream).async_connect(
+      net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port), kube::use_tuple);
+  if (connect_error) {
+    co_return -1;
+  }
+  beast::get_lowest_layer(stream).expires_after(std::chrono::seconds(5));
+  auto [handshake_error] = co_await stream.async_handshake(net::ssl::stream_base::client, kube::use_tuple);
+  if (handshake_error) {
+    co_return -2;
+  }
+  http::request<http::empty_body> request{http::verb::get, target, 11};
+  request.set(http::field::host, host);
+  request.keep_alive(false);
+  auto [write_error, written] = co_await http::async_write(stream, request, kube::use_tuple);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> response;
+  auto [read_error, read] = co_await http::async_read(stream, buffer, response, kube::use_tuple);
+  if (body != nullptr) {
+    *body = response.body();
+  }
+  co_return write_error || read_error ? -3 : static_cast<int>(response.result_int());
+}
+
+std::vector<std::string> subject_alternative_names(const std::string& pem) {
+  std::vector<std::string> names;
+  BIO* in = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+  X509* cert = PEM_read_bio_X509(in, nullptr, nullptr, nullptr);
+  BIO_free(in);
+  if (cert == nullptr) {
+    return names;
+  }
+  auto* alternatives =
+      static_cast<GENERAL_NAMES*>(X509_get_ext_d2i(cert, NID_subject_alt_name, nullptr, nullptr));
+  for (int i = 0; alternatives != nullptr && i < sk_GENERAL_NAME_num(alternatives); ++i) {
+    const GENERAL_NAME* name = sk_GENERAL_NAME_value(alternatives, i);
+    if (name->type == GEN_DNS) {
+      names.emplace_back(reinterpret_cast<const char*>(ASN1_STRING_get0_data(name->d.dNSName)),
+                         static_cast<std::size_t>(ASN1_STRING_length(name->d.dNSName)));
+    } else if (name->type == GEN_IPADD) {
+      names.push_back("IP:" + std::to_string(ASN1_STRING_length(name->d.iPAddress)) + " bytes");
+    }
+  }
+  GENERAL_NAMES_free(alternatives);
+  X509_free(cert);
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("a self-signed start: a client that trusts only the published CA verifies the server", "[tls]") {
+  auto made = make_self_signed_tls(self_signed_names({"sextantd.sextant.svc", "10.1.2.3"}));
+  REQUIRE(std::holds_alternative<self_signed_tls>(made));
+  const self_signed_tls own = std::get<self_signed_tls>(made);
+  CHECK(own.ca_pem.starts_with("-----BEGIN CERTIFICATE-----"));
+  CHECK(own.chain_pem.ends_with(own.ca_pem));  // the serving certificate, then the CA
+  CHECK(own.ca_sha256.size() == 32 * 3 - 1);
+  const std::vector<std::string> names = subject_alternative_names(own.chain_pem);
+  CHECK(std::find(names.begin(), names.end(), "localhost") != names.end());
+  CHECK(std::find(names.begin(), names.end(), "sextantd.sextant.svc") != names.end());
+  CHECK(std::count(names.begin(), names.end(), "IP:4 bytes") == 2);   // 127.0.0.1, 10.1.2.3
+  CHECK(std::count(names.begin(), names.end(), "IP:16 bytes") == 1);  // ::1
+
+  net::io_context io;
+  http_server_options options;
+  options.port = 0;
+  options.tls_self_signed = own;
+  http_server server(io, options, [](api_request) -> net::awaitable<api_response> {
+    api_response ok;
+    ok.body = "{}";
+    co_return ok;
+  });
+  server.start();
+  for (const char* host : {"localhost", "127.0.0.1", "sextantd.sextant.svc"}) {
+    CAPTURE(host);
+    CHECK(kube::testing::run_to_end(io, verified_get(server.port(), own.ca_pem, host, "/healthz")) ==
+          std::optional<int>(200));
+  }
+  // A name the certificate does not carry, and a CA of another run, are refused.
+  CHECK(kube::testing::run_to_end(io, verified_get(server.port(), own.ca_pem, "elsewhere.example", "/healthz")) ==
+        std::optional<int>(-2));
+  auto other = make_self_signed_tls({"localhost"});
+  REQUIRE(std::holds_alternative<self_signed_tls>(other));
+  CHECK(std::get<self_signed_tls>(other).ca_pem != own.ca_pem);
+  CHECK(kube::testing::run_to_end(
+            io, verified_get(server.port(), std::get<self_signed_tls>(other).ca_pem, "localhost", "/healthz")) ==
+        std::optional<int>(-2));
+  bool stopped = false;
+  server.stop([&stopped] { stopped = true; });
+  io.run_for(std::chrono::seconds(2));
+  CHECK(stopped);
+}
+
+TEST_CASE("a self-signed certificate refuses names that are neither DNS names nor IP addresses", "[tls]") {
+  CHECK(check_certificate_name("sextantd.sextant.svc.cluster.local").empty());
+  CHECK(check_certificate_name("*.sextant.svc").empty());
+  CHECK(check_certificate_name("fd00::1").empty());
+  CHECK_FALSE(check_certificate_name("").empty());
+  CHECK_FALSE(check_certificate_name("a..b").empty());
+  CHECK_FALSE(check_certificate_name("-a.b").empty());
+  CHECK_FALSE(check_certificate_name("a b").empty());
+  CHECK_FALSE(check_certificate_name(std::string(64, 'a')).empty());
+  auto refused = make_self_signed_tls({"localhost", "bad name"});
+  REQUIRE(std::holds_alternative<std::string>(refused));
+  CHECK_THAT(std::get<std::string>(refused), Catch::Contains("\"bad name\""));
 }
