@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   sextant::parsed_command_line command_line;
   try {
     command_line = sextant::parse_command_line(args);
-  } catch (const sextant::config_error& error) {
+  } catch (const std::exception& error) {  // config_error, or anything reading the file threw
     std::cerr << "sextantd: " << error.what() << "\n";
     return 2;
   }

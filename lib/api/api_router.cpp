@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "api/answer_key.hpp"
 #include "api/gzip_body.hpp"
 #include "api/list_query.hpp"
 #include "api/resource_views.hpp"
@@ -135,14 +136,19 @@ api_response caller_copy(const cached_answer& answer, const std::string& route, 
 class cached_work final : public answer_work {
  public:
   // `hidden`: the caller's cut of joined entries; empty when every caller sees everything.
-  cached_work(std::shared_ptr<answer_job> job, std::string route, hider hidden = {})
-      : job_(std::move(job)), route_(std::move(route)), hidden_(std::move(hidden)) {}
+  cached_work(std::shared_ptr<answer_job> job, std::string route, log_throttle& failures_logged, hider hidden = {})
+      : job_(std::move(job)),
+        route_(std::move(route)),
+        failures_logged_(failures_logged),
+        hidden_(std::move(hidden)) {}
   bool step(std::chrono::microseconds budget) override {
     try {
       return job_->step(budget);
     } catch (const std::exception& error) {
       // A render that throws answers as every failed request does: 500 with the reason.
-      spdlog::error("{}: {}", route_, error.what());
+      if (std::uint64_t held_back = 0; failures_logged_.allow(std::chrono::steady_clock::now(), held_back)) {
+        spdlog::error("{}: {}{}", route_, error.what(), log_throttle::held_back_note(held_back));
+      }
       failed_ = error_response(500, "InternalError", "the request could not be answered: " + std::string(error.what()));
       return true;
     }
@@ -158,6 +164,7 @@ class cached_work final : public answer_work {
  private:
   std::shared_ptr<answer_job> job_;
   std::string route_;
+  log_throttle& failures_logged_;
   hider hidden_;
   std::optional<api_response> failed_;
 };
@@ -226,55 +233,70 @@ std::shared_ptr<const list_model> current_model(daemon_state& state, const secti
   return slot.model;
 }
 
-// One caller's list page: the model first (shared), then the caller's cut of it, or the whole
-// cached page when the caller may read all of it.
+// One caller's list page: the model first (shared), then the caller's cut of it (rendered in
+// slices, as every page is), or the whole cached page when the caller may read all of it.
 class caller_list_work final : public answer_work {
  public:
   using model_step = std::function<std::shared_ptr<const list_model>(std::chrono::microseconds)>;
-  using cut = std::function<std::optional<api_response>(const list_model&)>;
+  using cut = std::function<caller_cut(const list_model&)>;
   using page = std::function<std::unique_ptr<answer_work>()>;
 
-  caller_list_work(model_step model, cut cut_page, page whole)
-      : model_(std::move(model)), cut_(std::move(cut_page)), whole_(std::move(whole)) {}
+  caller_list_work(model_step model, cut cut_page, page whole, list_query query, std::string list_path,
+                   std::string route)
+      : model_(std::move(model)),
+        cut_(std::move(cut_page)),
+        whole_(std::move(whole)),
+        query_(std::move(query)),
+        list_path_(std::move(list_path)),
+        route_(std::move(route)) {}
 
   bool step(std::chrono::microseconds budget) override {
     if (whole_page_) {
       return whole_page_->step(budget);
     }
+    if (cut_page_) {
+      return cut_page_->step(budget);
+    }
     std::shared_ptr<const list_model> model = model_(budget);
     if (!model) {
       return false;
     }
-    answer_ = cut_(*model);
-    if (answer_) {
+    caller_cut decided = cut_(*model);
+    if (decided.refusal) {
+      answer_ = std::move(decided.refusal);
       return true;
+    }
+    if (decided.cut) {
+      cut_page_ = std::make_unique<list_page_render>(std::move(model), query_, list_path_, std::move(*decided.cut));
+      return cut_page_->step(budget);
     }
     whole_page_ = whole_();
     return whole_page_->step(budget);
   }
-  api_response take() override { return whole_page_ ? whole_page_->take() : std::move(*answer_); }
+  api_response take() override {
+    if (whole_page_) {
+      return whole_page_->take();
+    }
+    if (cut_page_) {
+      api_response response;
+      response.body = cut_page_->take();
+      response.route = route_;
+      return response;
+    }
+    return std::move(*answer_);
+  }
 
  private:
   model_step model_;
   cut cut_;
   page whole_;
+  list_query query_;
+  std::string list_path_;
+  std::string route_;
   std::optional<api_response> answer_;
+  std::unique_ptr<list_page_render> cut_page_;
   std::unique_ptr<answer_work> whole_page_;
 };
-
-// The cache key of a request's answer: its path, its parameters (sorted), its encoding.
-std::string answer_key(const parsed_target& target, bool gzip) {
-  std::string key;
-  for (const std::string& segment : target.segments) {
-    key += "/" + segment;
-  }
-  char separator = '?';
-  for (const auto& [name, value] : target.query) {
-    key += separator + name + "=" + value;
-    separator = '&';
-  }
-  return key + (gzip ? " gzip" : "");
-}
 
 }  // namespace
 
@@ -299,7 +321,11 @@ std::unique_ptr<answer_work> api_router::begin(const api_request& request) {
   try {
     return dispatch(request, target);
   } catch (const std::exception& error) {
-    spdlog::error("{} {}: {}", request.method, request.target, error.what());
+    if (std::uint64_t held_back = 0;
+        state_.request_failures_logged.allow(std::chrono::steady_clock::now(), held_back)) {
+      spdlog::error("{} {}: {}{}", request.method, request.target.substr(0, 200), error.what(),
+                    log_throttle::held_back_note(held_back));
+    }
     return ready(
         error_response(500, "InternalError", "the request could not be answered: " + std::string(error.what())));
   }
@@ -529,7 +555,7 @@ std::unique_ptr<answer_work> api_router::problems(const api_request& request, co
     // Cut from the engine's current list, which is what the cached answer is rendered from.
     return fail(caller_problems(category));
   }
-  return cached(target, gzip_cached(request), route,
+  return cached(target, gzip_cached(request), route, cache_tier::views,
                 [state = &state_, category](std::chrono::microseconds) -> std::optional<rendered_view> {
                   return render_recorded(*state, true, [&](const view_context&) {
                     json list = json::array();
@@ -546,9 +572,10 @@ std::unique_ptr<answer_work> api_router::problems(const api_request& request, co
 }
 
 std::unique_ptr<answer_work> api_router::cached(
-    const parsed_target& target, bool gzip, const std::string& route,
+    const parsed_target& target, bool gzip, const std::string& route, cache_tier tier,
     std::function<std::optional<rendered_view>(std::chrono::microseconds)> render) {
-  const std::string key = answer_key(target, gzip);
+  const std::string scope = answer_scope(target);
+  const std::string key = answer_key(scope, gzip);
   view_cache& cache = *state_.views;
   hider hidden;
   if (access_) {
@@ -558,11 +585,9 @@ std::unique_ptr<answer_work> api_router::cached(
     hit->stamp.ask_documents(state_);
     return ready(caller_copy(*hit, route, hidden));
   }
-  // The ETag's scope: the answer's key without its encoding (the job adds that).
-  std::string scope = key.substr(0, key.size() - (gzip ? 5 : 0));
   std::shared_ptr<answer_job> job =
-      cache.job(key, [&] { return std::make_shared<answer_job>(cache, key, scope, gzip, std::move(render)); });
-  return std::make_unique<cached_work>(std::move(job), route, std::move(hidden));
+      cache.job(key, [&] { return std::make_shared<answer_job>(cache, key, scope, gzip, tier, std::move(render)); });
+  return std::make_unique<cached_work>(std::move(job), route, state_.request_failures_logged, std::move(hidden));
 }
 
 api_response api_router::get_settings(const parsed_target& target) {
@@ -785,6 +810,9 @@ std::unique_ptr<answer_work> api_router::own_route(const api_request& request, c
     } else if (std::optional<access_check> needed = route.permission_of(rest)) {
       refusal = refused(*needed);
     }
+    if (!refusal) {
+      refusal = refused_made_of(route.made_of, route_name);
+    }
     if (refusal) {
       refusal->route = route_name;
       return ready(std::move(*refusal));
@@ -800,7 +828,7 @@ std::unique_ptr<answer_work> api_router::own_route(const api_request& request, c
       }
     }
   }
-  return cached(target, gzip_cached(request), route_name,
+  return cached(target, gzip_cached(request), route_name, cache_tier::views,
                 [state = &state_, handle = route.handle, segment = route.segment, owner_id = owner.id,
                  rest = std::move(rest)](std::chrono::microseconds) -> std::optional<rendered_view> {
                   return render_recorded(*state, false, [&](const view_context& context) {
@@ -837,43 +865,83 @@ std::unique_ptr<answer_work> api_router::list_route(const api_request& request, 
   }
   const std::string list_path = "/api/v1/" + owner.id + "/" + resource.id;
   list_query query;
-  if (auto error = parse_list_query(target, resource, list_path, query)) {
+  if (auto error = parse_list_query(target, resource, list_path, query, state_.limits)) {
     return fail(error_response(400, "BadRequest", *error));
   }
-  // Every caller's page, filtered or not, is cut from the one cached list model.
+  // Every caller's page, filtered or not, is cut from the one cached list model, a slice at a
+  // time. Only the whole list is kept with the views; a page or a filtered subset is a cut, cheap
+  // to make again and of URLs without end (view_cache.hpp).
+  const cache_tier tier = query.paged || query.filters() ? cache_tier::cuts : cache_tier::views;
   auto whole_page = [this, target, gzip = accepts_gzip(request.accept_encoding), route, owner = &owner,
-                     resource = &resource, query, list_path]() {
-    return cached(target, gzip, route,
-                  [state = &state_, owner, resource, query,
-                   list_path](std::chrono::microseconds budget) -> std::optional<rendered_view> {
-                    std::shared_ptr<const list_model> model =
-                        current_model(*state, *owner, *resource, list_path, budget);
-                    if (!model) {
+                     resource = &resource, query, list_path, tier]() {
+    struct rendering {
+      std::shared_ptr<const list_model> model;
+      std::unique_ptr<list_page_render> page;
+    };
+    return cached(target, gzip, route, tier,
+                  [state = &state_, owner, resource, query, list_path, at = std::make_shared<rendering>()](
+                      std::chrono::microseconds budget) -> std::optional<rendered_view> {
+                    if (!at->page) {
+                      at->model = current_model(*state, *owner, *resource, list_path, budget);
+                      if (!at->model) {
+                        return std::nullopt;
+                      }
+                      at->page = std::make_unique<list_page_render>(at->model, query, list_path);
+                    }
+                    if (!at->page->step(budget)) {
                       return std::nullopt;
                     }
                     rendered_view view;
-                    view.body = std::make_shared<const std::string>(render_list_page(*model, query, list_path));
-                    view.stamp = model->stamp;
+                    view.body = std::make_shared<const std::string>(at->page->take());
+                    view.stamp = at->model->stamp;
                     return view;
                   });
   };
   if (!access_) {
     return whole_page();
   }
+  // The kinds whose content the list shows (all of a computed page's): the caller must be let
+  // list each of them. A computed page that names none is served to nobody.
+  std::optional<api_response> refusal;
+  if (resource.list_computed && resource.made_of.empty()) {
+    refusal = error_response(403, "Forbidden",
+                             list_path + " declares no kinds it is made of, so it is served to no caller");
+  } else {
+    refusal = refused_made_of(resource.made_of, list_path);
+  }
+  if (refusal) {
+    refusal->route = route;
+    return ready(std::move(*refusal));
+  }
   return std::make_unique<caller_list_work>(
       [state = &state_, owner = &owner, resource = &resource, list_path](std::chrono::microseconds budget) {
         return current_model(*state, *owner, *resource, list_path, budget);
       },
-      [this, resource = &resource, query = std::move(query), list_path, route](const list_model& model)
-          -> std::optional<api_response> { return caller_page(model, *resource, query, list_path, route); },
-      std::move(whole_page));
+      [this, resource = &resource, query, route](const list_model& model) {
+        return caller_page(model, *resource, query, route);
+      },
+      std::move(whole_page), std::move(query), list_path, route);
 }
 
 std::unique_ptr<answer_work> api_router::details_route(const api_request& request, const section& owner,
                                                        const resource_def& resource, const std::string& namespace_,
                                                        const std::string& name) {
   if (access_) {
-    if (auto refusal = refused(access_check::on_resource("get", resource.type.group, resource.plural, namespace_))) {
+    std::optional<api_response> refusal =
+        refused(access_check::on_resource("get", resource.type.group, resource.plural, namespace_));
+    if (!refusal) {
+      // The kinds whose content the details show, its own resource's and its extensions'.
+      std::vector<kind_key> made_of = resource.made_of;
+      for (const section& other : state_.catalog.sections()) {
+        for (const details_extension& extension : other.extensions) {
+          if (extension.type == resource.type) {
+            made_of.insert(made_of.end(), extension.made_of.begin(), extension.made_of.end());
+          }
+        }
+      }
+      refusal = refused_made_of(made_of, "/api/v1/" + owner.id + "/" + resource.id + "/...");
+    }
+    if (refusal) {
       refusal->route = "/api/v1/{section}/{resource}/...";
       return ready(std::move(*refusal));
     }
@@ -898,7 +966,7 @@ std::unique_ptr<answer_work> api_router::details_route(const api_request& reques
     target.segments.push_back(namespace_);
   }
   target.segments.push_back(name);
-  return cached(target, gzip_cached(request), "/api/v1/{section}/{resource}/...",
+  return cached(target, gzip_cached(request), "/api/v1/{section}/{resource}/...", cache_tier::views,
                 [state = &state_, owner = &owner, resource = &resource, namespace_,
                  name](std::chrono::microseconds) -> std::optional<rendered_view> {
                   return render_recorded(*state, true, [&](const view_context& context) {
@@ -1059,73 +1127,84 @@ std::string api_router::caller_metrics(std::string text) {
   return out;
 }
 
-std::optional<api_response> api_router::caller_page(const list_model& model, const resource_def& resource,
-                                                    const list_query& query, const std::string& list_path,
-                                                    const std::string& route) {
-  list_cut cut;
-  std::set<std::string> readable;  // namespaces the caller may list, when it may not list them all
-  bool whole_cluster = true;
-  if (!resource.type.kind.empty()) {
-    const std::string& group = resource.type.group;
-    std::optional<bool> cluster_wide = access_->may(access_check::on_resource("list", group, resource.plural));
-    if (!cluster_wide) {
-      return undecided();
-    }
-    if (!*cluster_wide) {
-      whole_cluster = false;
-      if (!resource.namespaced || query.namespace_) {
-        // One scope asked for: the caller may list there, or gets the API server's 403.
-        if (auto refusal = refused(
-                access_check::on_resource("list", group, resource.plural, query.namespace_.value_or(std::string())))) {
-          refusal->route = route;
-          return refusal;
-        }
-        whole_cluster = true;
-      } else {
-        std::set<std::string> seen;
-        for (const list_item& item : model.items) {
-          if (seen.insert(item.namespace_).second) {
-            std::optional<bool> allowed =
-                access_->may(access_check::on_resource("list", group, resource.plural, item.namespace_));
-            if (allowed && *allowed) {
-              readable.insert(item.namespace_);
-            } else if (allowed) {
-              cut.filtered = true;
-            }
-          }
-        }
-      }
-    }
+std::optional<api_response> api_router::refused_made_of(const std::vector<kind_key>& made_of,
+                                                       const std::string& what) {
+  // Every question in one round: each `may` notes what it cannot decide yet.
+  std::vector<std::pair<std::string, std::optional<bool>>> allowed;
+  for (const kind_key& kind : made_of) {
+    const std::string plural = plural_of(kind);
+    allowed.emplace_back(plural, access_->may(access_check::on_resource("list", kind.group, plural)));
   }
-  if (!whole_cluster && cut.filtered) {
-    cut.visible = [&readable](const list_item& item) { return readable.contains(item.namespace_); };
-  }
-  // The joined entries of the items shown, each kind and namespace asked about once.
-  bool hides = false;
-  std::set<std::pair<kind_key, std::string>> asked;
-  for (const list_item& item : model.items) {
-    if (cut.visible && !cut.visible(item)) {
-      continue;
-    }
-    for (const join_span& span : item.joins) {
-      if (asked.insert({span.type, span.namespace_}).second && hidden_for(span)) {
-        hides = true;
-      }
+  for (const auto& [plural, allowed_here] : allowed) {
+    if (allowed_here && !*allowed_here) {
+      return error_response(403, "Forbidden",
+                            access_->who().user + " may not list " + plural + ", which " + what + " shows");
     }
   }
   if (!access_->decided()) {
     return undecided();
   }
+  return std::nullopt;
+}
+
+caller_cut api_router::caller_page(const list_model& model, const resource_def& resource, const list_query& query,
+                                   const std::string& route) {
+  list_cut cut;
+  if (!resource.type.kind.empty()) {
+    const std::string& group = resource.type.group;
+    std::optional<bool> cluster_wide = access_->may(access_check::on_resource("list", group, resource.plural));
+    if (!cluster_wide) {
+      return {undecided(), std::nullopt};
+    }
+    if (!*cluster_wide) {
+      if (!resource.namespaced || query.namespace_) {
+        // One scope asked for: the caller may list there, or gets the API server's 403.
+        if (auto refusal = refused(
+                access_check::on_resource("list", group, resource.plural, query.namespace_.value_or(std::string())))) {
+          refusal->route = route;
+          return {std::move(refusal), std::nullopt};
+        }
+      } else {
+        // One question per namespace (the model's runs), never one per item.
+        std::set<std::string> readable;
+        for (const namespace_run& run : model.runs) {
+          std::optional<bool> allowed =
+              access_->may(access_check::on_resource("list", group, resource.plural, run.namespace_));
+          if (allowed && *allowed) {
+            readable.insert(run.namespace_);
+          } else if (allowed) {
+            cut.filtered = true;
+          }
+        }
+        if (cut.filtered) {
+          cut.namespaces = std::move(readable);
+        }
+      }
+    }
+  }
+  // The joined entries of the items shown, each kind and namespace asked about once.
+  bool hides = false;
+  std::set<std::pair<kind_key, std::string>> asked;
+  for (const namespace_run& run : model.runs) {
+    if (cut.namespaces && !cut.namespaces->contains(run.namespace_)) {
+      continue;
+    }
+    for (const auto& [type, namespace_] : run.join_scopes) {
+      if (asked.emplace(type, namespace_).second && hidden_for(join_span{0, 0, type, namespace_})) {
+        hides = true;
+      }
+    }
+  }
+  if (!access_->decided()) {
+    return {undecided(), std::nullopt};
+  }
   if (!cut.filtered && !hides) {
-    return std::nullopt;
+    return {};
   }
   if (hides) {
     cut.hidden = [this](const join_span& span) { return hidden_for(span); };
   }
-  api_response response;
-  response.body = render_list_page(model, query, list_path, &cut);
-  response.route = route;
-  return response;
+  return {std::nullopt, std::move(cut)};
 }
 
 }  // namespace sextant

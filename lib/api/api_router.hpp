@@ -20,6 +20,7 @@
 #include <memory>
 
 #include "api/http_types.hpp"
+#include "api/list_query.hpp"
 #include "app/daemon_state.hpp"
 #include "auth/join_marks.hpp"
 #include "auth/request_access.hpp"
@@ -27,10 +28,15 @@
 namespace sextant {
 
 class answer_job;
+enum class cache_tier;
 struct cached_answer;
 struct rendered_view;
-struct list_model;
-struct list_query;
+
+// A caller's cut of a list page (see api_router::caller_page).
+struct caller_cut {
+  std::optional<api_response> refusal;  // a 403, or the placeholder while a decision is not known
+  std::optional<list_cut> cut;
+};
 
 // An answer under way: step it until it says it is done, then take the response.
 class answer_work {
@@ -73,7 +79,8 @@ class api_router {
                      const std::string& namespace_, const std::string& name);
   // Serves the answer to `target` (gzipped or not) from the view cache, or renders it with
   // `render` (shared with any request for the same answer that is rendering it now).
-  work cached(const parsed_target& target, bool gzip, const std::string& route,
+  // `tier`: where the answer is kept (view_cache.hpp).
+  work cached(const parsed_target& target, bool gzip, const std::string& route, cache_tier tier,
               std::function<std::optional<rendered_view>(std::chrono::microseconds)> render);
 
   // Per-caller cuts (null access_: none of them run).
@@ -87,10 +94,14 @@ class api_router {
   // Whether answers are cached gzipped for this request: not when they are cut per caller.
   bool gzip_cached(const api_request& request) const;
   api_response caller_problems(const std::optional<std::string>& category);
-  // A list page cut for the caller, or nullopt when the caller may read the whole cached page.
-  std::optional<api_response> caller_page(const list_model& model, const resource_def& resource,
-                                          const list_query& query, const std::string& list_path,
-                                          const std::string& route);
+  // The check of what a view is made of (resource_def::made_of): the caller must be let list
+  // every kind cluster-wide. The 403 naming the kind and `what` shows it, the placeholder while
+  // undecided, or nullopt: allowed.
+  std::optional<api_response> refused_made_of(const std::vector<kind_key>& made_of, const std::string& what);
+  // The caller's cut of a list page: a refusal, the cut to render, or neither (the caller may read
+  // the whole cached page).
+  caller_cut caller_page(const list_model& model, const resource_def& resource, const list_query& query,
+                         const std::string& route);
   std::string caller_metrics(std::string text);
 
   daemon_state& state_;

@@ -22,6 +22,7 @@ struct api_request {
   std::string body;
   std::string accept_encoding = {};
   std::string authorization = {};  // the Authorization header; read only by app::answer's authentication
+  std::string client = {};         // who sent it, for per-client limits: an address (an IPv6 one as its /64)
 };
 
 struct api_response;

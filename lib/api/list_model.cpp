@@ -1,6 +1,9 @@
 #include "api/list_model.hpp"
 
+#include <set>
+
 #include "api/resource_views.hpp"
+#include "util/held_bytes.hpp"
 
 namespace sextant {
 namespace {
@@ -24,6 +27,37 @@ list_item item_of(const json& summary, std::string key, bool marked) {
     item.joins = std::move(stripped.joins);
   }
   return item;
+}
+
+// The runs, the positions and the size of a finished model.
+void index_model(list_model& model) {
+  model.bytes = sizeof(list_model) + model.items.capacity() * sizeof(list_item) + heap_bytes(model.incomplete_reason);
+  std::set<std::pair<kind_key, std::string>> scopes;
+  for (std::size_t at = 0; at < model.items.size(); ++at) {
+    const list_item& item = model.items[at];
+    if (model.runs.empty() || model.runs.back().namespace_ != item.namespace_) {
+      if (!model.runs.empty()) {
+        model.runs.back().join_scopes.assign(scopes.begin(), scopes.end());
+        scopes.clear();
+      }
+      model.runs.push_back(namespace_run{item.namespace_, at, at, {}});
+    }
+    model.runs.back().end = at + 1;
+    for (const join_span& span : item.joins) {
+      scopes.emplace(span.type, span.namespace_);
+    }
+    model.positions_by_state[item.state].push_back(static_cast<std::uint32_t>(at));
+    model.positions_by_queue[item.queue].push_back(static_cast<std::uint32_t>(at));
+    model.bytes += heap_bytes(item.key) + heap_bytes(item.namespace_) + heap_bytes(item.body) + heap_bytes(item.state) +
+                   heap_bytes(item.queue) + item.joins.capacity() * sizeof(join_span) +
+                   item.labels.capacity() * sizeof(item.labels[0]) + 2 * sizeof(std::uint32_t);
+    for (const auto& [key, value] : item.labels) {
+      model.bytes += heap_bytes(key) + heap_bytes(value);
+    }
+  }
+  if (!model.runs.empty()) {
+    model.runs.back().join_scopes.assign(scopes.begin(), scopes.end());
+  }
 }
 
 }  // namespace
@@ -69,6 +103,7 @@ void list_render::finish(const view_context& context) {
   objects_.clear();
   objects_.shrink_to_fit();
   model_.stamp = view_stamp(reads_, state_, rendered_at_);
+  index_model(model_);
   result_ = std::make_shared<const list_model>(std::move(model_));
   done_ = true;
 }

@@ -9,6 +9,8 @@
 // again).
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -30,12 +32,29 @@ struct list_item {
   std::vector<join_span> joins;  // the objects the summary joins, in `body` (per-caller views only)
 };
 
+// A run of consecutive items of one namespace, and the joined objects its items name (each kind
+// and namespace once): a caller's cut asks one question per run and per joined scope, never one
+// per item. A list's items are in key order, so each namespace is one run; a computed page's
+// may be several.
+struct namespace_run {
+  std::string namespace_;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::vector<std::pair<kind_key, std::string>> join_scopes;
+};
+
 struct list_model {
   std::vector<list_item> items;
   bool incomplete = false;
   std::string incomplete_reason;
   view_stamp stamp;
   bool computed = false;  // a computed page: items in the page's own order, cursor by position
+  std::vector<namespace_run> runs;
+  // The positions of the items of each state label and each queue, ascending: how many items
+  // of a state follow a page is two binary searches, not a scan.
+  std::map<std::string, std::vector<std::uint32_t>> positions_by_state;
+  std::map<std::string, std::vector<std::uint32_t>> positions_by_queue;
+  std::size_t bytes = 0;  // what the model holds, for the view cache's accounting
 };
 
 class list_render {

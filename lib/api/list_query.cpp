@@ -2,23 +2,21 @@
 
 #include <algorithm>
 #include <charconv>
-#include <regex>
 
 #include "kube/base64.hpp"
 #include "util/digest.hpp"
+#include "util/object_names.hpp"
 
 namespace sextant {
 namespace {
 
-bool valid_label_key(const std::string& key) {
-  // An optional DNS-subdomain prefix and a name of at most 63 characters.
-  static const std::regex pattern(R"(^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$)");
-  return key.size() <= 317 && std::regex_match(key, pattern);
-}
+// State labels are words of api.md's table ("Waiting for admission checks" is the longest).
+constexpr std::size_t max_state_label = 63;
 
-bool valid_label_value(const std::string& value) {
-  static const std::regex pattern(R"(^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$)");
-  return value.size() <= 63 && std::regex_match(value, pattern);
+// Bad text is quoted back shortened, so that an answer never echoes a long value whole.
+std::string quoted_short(std::string_view text) {
+  constexpr std::size_t shown = 64;
+  return "\"" + std::string(text.substr(0, shown)) + (text.size() > shown ? "...\"" : "\"");
 }
 
 std::string trim(std::string_view text) {
@@ -91,11 +89,19 @@ std::string json_string(const std::string& text) {
 
 }  // namespace
 
-std::optional<std::vector<label_term>> parse_label_selector(const std::string& text, std::string& error) {
+std::optional<std::vector<label_term>> parse_label_selector(const std::string& text, std::string& error,
+                                                            std::size_t max_terms) {
   std::vector<label_term> terms;
   if (text.find('(') != std::string::npos || text.find(" in ") != std::string::npos ||
       text.find(" notin ") != std::string::npos) {
     error = "labelSelector takes equality-based terms only (key=value, key!=value, key, !key)";
+    return std::nullopt;
+  }
+  // Counted before anything is split or copied.
+  const std::size_t count = static_cast<std::size_t>(std::count(text.begin(), text.end(), ',')) + 1;
+  if (count > max_terms) {
+    error = "labelSelector has " + std::to_string(count) + " terms; at most " + std::to_string(max_terms) +
+            " are taken (--max-selector-terms)";
     return std::nullopt;
   }
   std::size_t start = 0;
@@ -126,11 +132,14 @@ std::optional<std::vector<label_term>> parse_label_selector(const std::string& t
       term.key = term_text;
     }
     if (!valid_label_key(term.key)) {
-      error = "labelSelector: \"" + term.key + "\" is not a valid label key";
+      error = "labelSelector: " + quoted_short(term.key) +
+              " is not a valid label key (an optional DNS-subdomain prefix of at most 253 characters and '/', then "
+              "at most 63 letters, digits, '-', '_' or '.')";
       return std::nullopt;
     }
     if (!valid_label_value(term.value)) {
-      error = "labelSelector: \"" + term.value + "\" is not a valid label value";
+      error = "labelSelector: " + quoted_short(term.value) +
+              " is not a valid label value (at most 63 letters, digits, '-', '_' or '.')";
       return std::nullopt;
     }
     terms.push_back(std::move(term));
@@ -143,7 +152,8 @@ std::string continue_token(const std::string& list_path, std::uint64_t generatio
 }
 
 std::optional<std::string> parse_list_query(const parsed_target& target, const resource_def& resource,
-                                            const std::string& list_path, list_query& query) {
+                                            const std::string& list_path, list_query& query,
+                                            const request_limits& limits) {
   const auto& params = target.query;
   if (auto it = params.find("namespace"); it != params.end()) {
     if (!resource.namespaced) {
@@ -155,17 +165,24 @@ std::optional<std::string> parse_list_query(const parsed_target& target, const r
     if (it->second.empty()) {
       return "state= needs a state label, such as state=Pending";
     }
+    if (it->second.size() > max_state_label) {
+      return "state= takes a state label of at most " + std::to_string(max_state_label) + " characters, not " +
+             quoted_short(it->second);
+    }
     query.state = it->second;
   }
   if (auto it = params.find("queue"); it != params.end()) {
     if (it->second.empty()) {
       return "queue= needs a Local Queue name";
     }
+    if (!valid_name(it->second)) {
+      return "queue= takes a Local Queue name (1 to 253 characters, no '/'), not " + quoted_short(it->second);
+    }
     query.queue = it->second;
   }
   if (auto it = params.find("labelSelector"); it != params.end()) {
     std::string error;
-    auto terms = parse_label_selector(it->second, error);
+    auto terms = parse_label_selector(it->second, error, limits.max_selector_terms);
     if (!terms) {
       return error;
     }
@@ -177,14 +194,15 @@ std::optional<std::string> parse_list_query(const parsed_target& target, const r
     auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), limit);
     if (error != std::errc() || end != text.data() + text.size() || text.empty() || limit == 0 ||
         limit > max_list_limit) {
-      return "limit must be a whole number from 1 to " + std::to_string(max_list_limit) + ", not \"" +
-             text.substr(0, 40) + "\"";
+      return "limit must be a whole number from 1 to " + std::to_string(max_list_limit) + ", not " + quoted_short(text);
     }
     query.limit = limit;
     query.paged = true;
   }
   if (auto it = params.find("continue"); it != params.end()) {
     query.paged = true;
+    const std::string damaged =
+        "continue must be a token from the \"continue\" field of a page of " + list_path + " (this one is damaged)";
     std::optional<std::string> decoded = from_base64url(it->second);
     const std::string prefix = "v1\n" + list_path + "\n";
     if (!decoded || !decoded->starts_with(prefix)) {
@@ -193,73 +211,145 @@ std::optional<std::string> parse_list_query(const parsed_target& target, const r
     std::string rest = decoded->substr(prefix.size());
     auto newline = rest.find('\n');
     if (newline != 16 || rest.find_first_not_of("0123456789abcdef") < 16) {
-      return "continue must be a token from the \"continue\" field of a page of " + list_path +
-             " (this one is damaged)";
+      return damaged;
     }
     query.after = rest.substr(newline + 1);
+    // A computed page continues by position: a whole number, nothing else.
+    if (resource.list_computed &&
+        (query.after->empty() || query.after->size() > 9 || query.after->find_first_not_of("0123456789") != std::string::npos)) {
+      return damaged;
+    }
   }
   return std::nullopt;
 }
 
-std::string render_list_page(const list_model& model, const list_query& query, const std::string& list_path,
-                             const list_cut* cut) {
-  const auto& items = model.items;
-  auto shown = [&query, cut](const list_item& item) {
-    return selected(item, query) && (cut == nullptr || !cut->visible || cut->visible(item));
-  };
-  std::size_t from = 0;
-  if (query.after) {
-    if (model.computed) {
+list_page_render::list_page_render(std::shared_ptr<const list_model> model, list_query query, std::string list_path,
+                                   list_cut cut)
+    : model_(std::move(model)), query_(std::move(query)), list_path_(std::move(list_path)), cut_(std::move(cut)) {
+  const auto& items = model_->items;
+  end_ = items.size();
+  if (query_.namespace_ && !model_->computed) {
+    // Items are in key order, so a namespace's items are one run.
+    index_ = end_ = 0;
+    for (const namespace_run& run : model_->runs) {
+      if (run.namespace_ == *query_.namespace_) {
+        index_ = run.begin;
+        end_ = run.end;
+        break;
+      }
+    }
+  }
+  if (query_.after) {
+    std::size_t from = items.size();
+    if (model_->computed) {
       std::size_t position = 0;
-      auto [end, error] = std::from_chars(query.after->data(), query.after->data() + query.after->size(), position);
+      auto [end, error] = std::from_chars(query_.after->data(), query_.after->data() + query_.after->size(), position);
       from = error == std::errc() ? std::min(position, items.size()) : items.size();
     } else {
       // The first key after the cursor: items are in key order (the store's).
       from = static_cast<std::size_t>(
-          std::upper_bound(items.begin(), items.end(), *query.after,
+          std::upper_bound(items.begin(), items.end(), *query_.after,
                            [](const std::string& key, const list_item& item) { return key < item.key; }) -
           items.begin());
     }
+    index_ = std::max(index_, from);
   }
-  std::string body = "{";
-  std::string page;
-  std::size_t returned = 0;
-  std::size_t index = from;
-  std::string last_key;
-  std::size_t last_position = 0;
-  for (; index < items.size(); ++index) {
-    const list_item& item = items[index];
+  index_ = std::min(index_, end_);
+}
+
+bool list_page_render::shown(const list_item& item) const {
+  return selected(item, query_) && (!cut_.namespaces || cut_.namespaces->contains(item.namespace_));
+}
+
+std::optional<std::size_t> list_page_render::remaining_after(std::size_t index) const {
+  // As the API server does for a list filtered by a selector: not counted when that would mean
+  // reading every item after the page.
+  if (!query_.selector.empty() || (query_.state && query_.queue)) {
+    return std::nullopt;
+  }
+  const std::vector<std::uint32_t>* positions = nullptr;
+  if (query_.state || query_.queue) {
+    const auto& by = query_.state ? model_->positions_by_state : model_->positions_by_queue;
+    auto it = by.find(query_.state ? *query_.state : *query_.queue);
+    if (it == by.end()) {
+      return 0;
+    }
+    positions = &it->second;
+  }
+  auto count = [positions](std::size_t from, std::size_t to) -> std::size_t {
+    if (from >= to) {
+      return 0;
+    }
+    if (positions == nullptr) {
+      return to - from;
+    }
+    return static_cast<std::size_t>(std::lower_bound(positions->begin(), positions->end(), to) -
+                                    std::lower_bound(positions->begin(), positions->end(), from));
+  };
+  if (!cut_.namespaces) {
+    return count(index, end_);
+  }
+  std::size_t total = 0;
+  for (const namespace_run& run : model_->runs) {
+    if (cut_.namespaces->contains(run.namespace_)) {
+      total += count(std::max(run.begin, index), std::min(run.end, end_));
+    }
+  }
+  return total;
+}
+
+bool list_page_render::step(std::chrono::microseconds budget) {
+  if (done_) {
+    return true;
+  }
+  const auto until = std::chrono::steady_clock::now() + budget;
+  const auto& items = model_->items;
+  // The clock is read every few items: an item's test is a few comparisons.
+  constexpr std::size_t items_between_clock_reads = 32;
+  std::size_t looked = 0;
+  for (; index_ < end_; ++index_) {
+    if (++looked % items_between_clock_reads == 0 && std::chrono::steady_clock::now() >= until) {
+      return false;
+    }
+    const list_item& item = items[index_];
     if (!shown(item)) {
       continue;
     }
-    if (query.limit != 0 && returned == query.limit) {
+    if (query_.limit != 0 && returned_ == query_.limit) {
+      more_ = true;  // the page is full and this item matches too: there is a next page
       break;
     }
-    page += returned == 0 ? "" : ",";
-    if (cut != nullptr && cut->hidden && !item.joins.empty()) {
-      page += redact_joins(item.body, item.joins, cut->hidden);
+    page_ += returned_ == 0 ? "" : ",";
+    if (cut_.hidden && !item.joins.empty()) {
+      page_ += redact_joins(item.body, item.joins, cut_.hidden);
     } else {
-      page += item.body;
+      page_ += item.body;
     }
-    ++returned;
-    last_key = item.key;
-    last_position = index + 1;
+    ++returned_;
+    last_key_ = item.key;
+    last_position_ = index_ + 1;
   }
-  std::size_t remaining = 0;
-  for (std::size_t rest = index; rest < items.size(); ++rest) {
-    remaining += shown(items[rest]) ? 1 : 0;
-  }
-  if (query.paged) {
+  remaining_ = remaining_after(index_);
+  finish();
+  return true;
+}
+
+void list_page_render::finish() {
+  const list_model& model = *model_;
+  std::string& body = body_;
+  body.reserve(page_.size() + 256);
+  body += "{";
+  if (query_.paged) {
     body += "\"continue\":";
-    if (remaining == 0) {
+    if (!more_) {
       body += "null";
     } else {
-      body += json_string(
-          continue_token(list_path, model.stamp.digest(), model.computed ? std::to_string(last_position) : last_key));
+      body += json_string(continue_token(list_path_, model.stamp.digest(),
+                                         model.computed ? std::to_string(last_position_) : last_key_));
     }
     body += ",";
   }
-  if (cut != nullptr && cut->filtered) {
+  if (cut_.filtered) {
     body += "\"filtered\":true,";
   }
   body += "\"incomplete\":";
@@ -267,13 +357,29 @@ std::string render_list_page(const list_model& model, const list_query& query, c
   body += ",\"incompleteReason\":";
   body += model.incomplete ? json_string(model.incomplete_reason) : std::string("null");
   body += ",\"items\":[";
-  body += page;
+  body += page_;
   body += "]";
-  if (query.paged) {
-    body += ",\"remainingItemCount\":" + std::to_string(remaining);
+  if (query_.paged && remaining_) {
+    body += ",\"remainingItemCount\":" + std::to_string(*remaining_);
   }
   body += "}";
-  return body;
+  page_.clear();
+  page_.shrink_to_fit();
+  done_ = true;
+}
+
+std::string list_page_render::take() {
+  return std::move(body_);
+}
+
+std::string render_list_page(const list_model& model, const list_query& query, const std::string& list_path,
+                             const list_cut* cut) {
+  // The model outlives the call: a shared_ptr that does not own it.
+  list_page_render render(std::shared_ptr<const list_model>(std::shared_ptr<const list_model>(), &model), query,
+                          list_path, cut != nullptr ? *cut : list_cut{});
+  while (!render.step(std::chrono::hours(24))) {
+  }
+  return render.take();
 }
 
 }  // namespace sextant

@@ -1,16 +1,20 @@
 #include "api/view_cache.hpp"
 
+#include <algorithm>
 #include <random>
 
 #include "util/digest.hpp"
+#include "util/held_bytes.hpp"
 
 namespace sextant {
 
-answer_job::answer_job(view_cache& cache, std::string key, std::string etag_scope, bool gzip, renderer render)
+answer_job::answer_job(view_cache& cache, std::string key, std::string etag_scope, bool gzip, cache_tier tier,
+                       renderer render)
     : cache_(cache),
       key_(std::move(key)),
       etag_scope_(std::move(etag_scope)),
       gzip_(gzip),
+      tier_(tier),
       render_(std::move(render)) {}
 
 bool answer_job::step(std::chrono::microseconds budget) {
@@ -50,15 +54,43 @@ bool answer_job::step(std::chrono::microseconds budget) {
   tag.add(answer_.stamp.digest());
   answer_.etag = "\"" + hex16(tag.value) + (answer_.gzip ? "-gz" : "") + "\"";
   view_.reset();
-  cache_.store(key_, answer_);
+  cache_.store(key_, answer_, tier_);
   done_ = true;
   return true;
 }
 
-view_cache::view_cache(std::size_t max_bytes) : max_bytes_(max_bytes) {
+namespace {
+
+// Every byte one kept answer holds: the map's node with the key and entry, the key's text, and
+// what the answer points to (its body once, its ETag, its joins).
+std::size_t held_bytes(const std::string& key, const cached_answer& answer, std::size_t entry_size) {
+  std::size_t bytes = node_overhead + sizeof(std::string) + entry_size + node_overhead /* recency */;
+  bytes += heap_bytes(key) + heap_bytes(answer.content_type) + heap_bytes(answer.etag);
+  if (answer.body) {
+    bytes += node_overhead /* shared_ptr's block */ + sizeof(std::string) + heap_bytes(*answer.body);
+  }
+  if (answer.joins) {
+    bytes += node_overhead + answer.joins->capacity() * sizeof(join_span);
+    for (const join_span& span : *answer.joins) {
+      bytes += heap_bytes(span.type.group) + heap_bytes(span.type.kind) + heap_bytes(span.namespace_);
+    }
+  }
+  return bytes;
+}
+
+}  // namespace
+
+view_cache::view_cache(view_cache_limits limits) : limits_(limits) {
   std::random_device random;
   boot_ = (static_cast<std::uint64_t>(random()) << 32) ^ random() ^
           static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+  // Cuts get an eighth (at least one entry); views the rest.
+  tier_state& cuts = tiers_[index(cache_tier::cuts)];
+  cuts.max_bytes = limits_.max_bytes / 8;
+  cuts.max_entries = std::max<std::size_t>(1, limits_.max_entries / 8);
+  tier_state& views = tiers_[index(cache_tier::views)];
+  views.max_bytes = limits_.max_bytes - cuts.max_bytes;
+  views.max_entries = std::max<std::size_t>(1, limits_.max_entries - cuts.max_entries);
 }
 
 const cached_answer* view_cache::find(const std::string& key, const daemon_state& state) {
@@ -67,12 +99,11 @@ const cached_answer* view_cache::find(const std::string& key, const daemon_state
     return nullptr;
   }
   if (!it->second.answer.stamp.current(state)) {
-    bytes_ -= it->second.answer.body ? it->second.answer.body->size() : 0;
-    recency_.erase(it->second.recency);
-    answers_.erase(it);
+    drop(it);
     return nullptr;
   }
-  recency_.splice(recency_.begin(), recency_, it->second.recency);
+  std::list<entries::iterator>& recency = tiers_[index(it->second.tier)].recency;
+  recency.splice(recency.begin(), recency, it->second.recency);
   ++hits_;
   return &it->second.answer;
 }
@@ -84,32 +115,56 @@ std::shared_ptr<answer_job> view_cache::job(const std::string& key,
       return job;
     }
   }
+  // A job whose requests all went away (a client that left, a render that threw) never stores:
+  // its entry is swept once the map has doubled since the last sweep.
+  if (running_.size() >= 2 * running_swept_at_ + 16) {
+    std::erase_if(running_, [](const auto& running) { return running.second.expired(); });
+    running_swept_at_ = running_.size();
+  }
   ++answer_renders_;
   std::shared_ptr<answer_job> job = make();
   running_[key] = job;
   return job;
 }
 
-void view_cache::store(const std::string& key, cached_answer answer) {
+void view_cache::store(const std::string& key, cached_answer answer, cache_tier tier) {
   running_.erase(key);
-  const std::size_t size = answer.body ? answer.body->size() : 0;
-  if (size > max_bytes_ / 4) {
+  if (auto it = answers_.find(key); it != answers_.end()) {
+    drop(it);
+  }
+  if (answer.status != 200) {
+    return;  // an error is cheap to answer again, and its URL can be varied without end
+  }
+  tier_state& kept = tiers_[index(tier)];
+  const std::size_t size = held_bytes(key, answer, sizeof(entry));
+  if (size > kept.max_bytes / 4) {
     return;  // one answer may not push out everything else
   }
-  if (auto it = answers_.find(key); it != answers_.end()) {
-    bytes_ -= it->second.answer.body ? it->second.answer.body->size() : 0;
-    recency_.erase(it->second.recency);
-    answers_.erase(it);
+  auto [it, inserted] = answers_.emplace(key, entry{std::move(answer), tier, size, {}});
+  (void)inserted;
+  kept.recency.push_front(it);
+  it->second.recency = kept.recency.begin();
+  kept.bytes += size;
+  ++kept.entries;
+  while ((kept.bytes > kept.max_bytes || kept.entries > kept.max_entries) && !kept.recency.empty()) {
+    drop(kept.recency.back());
   }
-  recency_.push_front(key);
-  answers_.emplace(key, entry{std::move(answer), recency_.begin()});
-  bytes_ += size;
-  while (bytes_ > max_bytes_ && !recency_.empty()) {
-    auto oldest = answers_.find(recency_.back());
-    bytes_ -= oldest->second.answer.body ? oldest->second.answer.body->size() : 0;
-    answers_.erase(oldest);
-    recency_.pop_back();
+}
+
+void view_cache::drop(entries::iterator it) {
+  tier_state& kept = tiers_[index(it->second.tier)];
+  kept.bytes -= it->second.bytes;
+  --kept.entries;
+  kept.recency.erase(it->second.recency);
+  answers_.erase(it);
+}
+
+std::size_t view_cache::model_bytes() const {
+  std::size_t bytes = 0;
+  for (const auto& [key, slot] : models_) {
+    bytes += node_overhead + heap_bytes(key) + (slot.model ? slot.model->bytes : 0);
   }
+  return bytes;
 }
 
 }  // namespace sextant

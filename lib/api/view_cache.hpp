@@ -5,8 +5,13 @@
 // render instead of starting their own, so a list is rendered once per change batch however
 // many clients poll it.
 //
-// Owned by the event loop with the store; not thread-safe. Bounded: answers beyond
-// `max_bytes` are dropped least recently used first.
+// Owned by the event loop with the store; not thread-safe. Bounded by every byte an entry holds
+// (its key, body, ETag and joins, and the map's node), and by a number of entries: past either,
+// answers are dropped least recently used first. Only 200 answers are kept: an error is cheap to
+// answer again and a caller can vary its URL without end. A list's pages and filtered subsets
+// (`cache_tier::cuts`) are cut again from the cached list model in a millisecond, and their URLs
+// vary without end too: they are kept in a budget of their own, an eighth of the whole, so that
+// no number of distinct filters pushes out the views front-ends poll.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -45,6 +50,14 @@ struct rendered_view {
 
 class view_cache;
 
+// Where an answer is kept (see above).
+enum class cache_tier { views, cuts };
+
+struct view_cache_limits {
+  std::size_t max_bytes = std::size_t{96} << 20;
+  std::size_t max_entries = 16384;
+};
+
 // The work of rendering one answer: the view (possibly in several slices), then gzip when
 // asked. Shared by every request for the same answer while it runs.
 class answer_job {
@@ -52,7 +65,8 @@ class answer_job {
   // Renders within about `budget`; returns the view once done, nullopt while not yet.
   using renderer = std::function<std::optional<rendered_view>(std::chrono::microseconds budget)>;
 
-  answer_job(view_cache& cache, std::string key, std::string etag_scope, bool gzip, renderer render);
+  answer_job(view_cache& cache, std::string key, std::string etag_scope, bool gzip, cache_tier tier,
+             renderer render);
 
   // One slice of the work; true once the answer is ready (and cached).
   bool step(std::chrono::microseconds budget);
@@ -63,6 +77,7 @@ class answer_job {
   std::string key_;
   std::string etag_scope_;
   bool gzip_;
+  cache_tier tier_;
   renderer render_;
   std::optional<rendered_view> view_;
   std::unique_ptr<gzip_body> compressing_;
@@ -72,7 +87,7 @@ class answer_job {
 
 class view_cache {
  public:
-  explicit view_cache(std::size_t max_bytes = std::size_t{96} << 20);
+  explicit view_cache(view_cache_limits limits = {});
 
   // A resource's list model: the cached one while current, or the render under way (started
   // when there is none). `start` makes a render.
@@ -87,7 +102,8 @@ class view_cache {
   const cached_answer* find(const std::string& key, const daemon_state& state);
   // The job rendering an answer, shared while it runs; `make` creates it when none runs.
   std::shared_ptr<answer_job> job(const std::string& key, const std::function<std::shared_ptr<answer_job>()>& make);
-  void store(const std::string& key, cached_answer answer);
+  // Keeps a finished answer (a 200 that fits its tier's budget); ends its job's sharing either way.
+  void store(const std::string& key, cached_answer answer, cache_tier tier = cache_tier::views);
 
   // Names this process in ETags, so that an ETag from before a restart never matches.
   std::uint64_t boot() const { return boot_; }
@@ -95,21 +111,41 @@ class view_cache {
   std::uint64_t list_renders() const { return list_renders_; }
   std::uint64_t answer_renders() const { return answer_renders_; }
   std::uint64_t hits() const { return hits_; }
-  std::size_t bytes() const { return bytes_; }
+  // Every byte the kept answers hold (keys, bodies, ETags, joins, the map's nodes), and how many.
+  std::size_t bytes() const { return tiers_[0].bytes + tiers_[1].bytes; }
+  std::size_t bytes(cache_tier tier) const { return tiers_[index(tier)].bytes; }
   std::size_t answers() const { return answers_.size(); }
+  std::size_t answers(cache_tier tier) const { return tiers_[index(tier)].entries; }
+  // The bytes of the cached list models (one per resource, bounded by the cluster, not by callers).
+  std::size_t model_bytes() const;
+  const view_cache_limits& limits() const { return limits_; }
 
  private:
+  struct entry;
+  using entries = std::map<std::string, entry>;
   struct entry {
     cached_answer answer;
-    std::list<std::string>::iterator recency;
+    cache_tier tier = cache_tier::views;
+    std::size_t bytes = 0;
+    std::list<entries::iterator>::iterator recency;
   };
-  std::size_t max_bytes_;
+  struct tier_state {
+    std::size_t max_bytes = 0;
+    std::size_t max_entries = 0;
+    std::size_t bytes = 0;
+    std::size_t entries = 0;
+    std::list<entries::iterator> recency;  // most recently used first
+  };
+  static std::size_t index(cache_tier tier) { return tier == cache_tier::views ? 0 : 1; }
+  void drop(entries::iterator it);
+
+  view_cache_limits limits_;
   std::uint64_t boot_;
   std::map<std::string, model_slot> models_;
-  std::map<std::string, entry> answers_;
-  std::list<std::string> recency_;  // most recently used first
+  entries answers_;
+  tier_state tiers_[2];
   std::map<std::string, std::weak_ptr<answer_job>> running_;
-  std::size_t bytes_ = 0;
+  std::size_t running_swept_at_ = 0;  // running_'s size at its last sweep of ended jobs
   std::uint64_t list_renders_ = 0;
   std::uint64_t answer_renders_ = 0;
   std::uint64_t hits_ = 0;

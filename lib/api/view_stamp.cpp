@@ -73,4 +73,13 @@ std::uint64_t view_stamp::digest() const {
   return hash.value;
 }
 
+std::vector<kind_key> view_stamp::kinds() const {
+  std::vector<kind_key> out;
+  out.reserve(kinds_.size());
+  for (const auto& [type, generation] : kinds_) {
+    out.push_back(type);
+  }
+  return out;
+}
+
 }  // namespace sextant

@@ -37,6 +37,10 @@ class view_stamp {
   void ask_documents(const daemon_state& state) const;
   // A digest of the stamp, for ETags and continue tokens.
   std::uint64_t digest() const;
+  // The kinds the render read (what access control must have checked the caller for), and
+  // whether it read over every kind at once.
+  std::vector<kind_key> kinds() const;
+  bool read_every_kind() const { return every_kind_.has_value(); }
 
  private:
   std::vector<std::pair<kind_key, std::uint64_t>> kinds_;

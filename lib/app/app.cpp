@@ -1,12 +1,12 @@
 #include "app/app.hpp"
 
 #include <malloc.h>
+#include <unistd.h>
 
+#include <functional>
 #include <utility>
 
 #include <spdlog/spdlog.h>
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
@@ -23,6 +23,8 @@
 #include "sections/registry.hpp"
 #include "snapshot/snapshot_loader.hpp"
 #include "util/file.hpp"
+#include "util/scope_guard.hpp"
+#include "util/supervised_spawn.hpp"
 
 namespace sextant {
 namespace asio = boost::asio;
@@ -52,6 +54,8 @@ constexpr auto anyone_warning_interval = std::chrono::minutes(1);
 constexpr int access_rounds = 5;
 // A review is small and the API server answers it from memory.
 constexpr auto review_timeout = std::chrono::seconds(10);
+// The longest a step of the snapshot load runs before a signal can be acted on.
+constexpr auto snapshot_slice = std::chrono::milliseconds(20);
 // Per route: how long answers take to be ready (the dashboard's HTTP latency).
 constexpr const char* http_duration_metric = "sextant_http_request_duration_seconds";
 
@@ -79,6 +83,7 @@ app::app(asio::io_context& io, daemon_config config)
     : io_(io),
       config_(std::move(config)),
       signals_(io, SIGINT, SIGTERM),
+      notice_signals_(io, SIGHUP, SIGUSR1),
       debounce_timer_(io),
       due_timer_(io),
       settings_timer_(io),
@@ -89,6 +94,13 @@ app::app(asio::io_context& io, daemon_config config)
     clock_ = std::make_unique<wall_clock>();
   }
   state_ = std::make_unique<daemon_state>(all_sections(), *clock_);
+  // A task that must not stop and failed: exit with an error, so that the kubelet restarts the
+  // daemon rather than leave it serving with a part dead.
+  supervisor_of(io_).on_fatal([this](const std::string& task) {
+    spdlog::critical("task {} cannot go on: stopping", task);
+    exit_code_ = 1;
+    shutdown();
+  });
 }
 
 app::~app() = default;
@@ -98,6 +110,9 @@ void app::start() {
     throw std::runtime_error(error);
   }
   state_->per_caller_views = effective_auth(config_) == "kubernetes";
+  state_->views = std::make_unique<view_cache>(view_cache_limits{static_cast<std::size_t>(config_.view_cache_bytes),
+                                                                 static_cast<std::size_t>(config_.view_cache_entries)});
+  state_->limits.max_selector_terms = static_cast<std::size_t>(config_.max_selector_terms);
   state_->metrics_permission_path = config_.metrics_permission_path;
   load_settings();
   register_metrics();
@@ -113,8 +128,12 @@ void app::start() {
     // Everything is read already: a category turned on is judged before the PUT answers.
     state_->on_settings_changed = [this] { evaluate_problems_at_once(); };
   }
+  wait_for_signals();
   if (!config_.snapshot.empty()) {
     load_snapshot();
+    if (stopping_) {
+      return;  // stopped by a signal while loading: run() returns at once
+    }
   } else {
     start_live();
   }
@@ -130,18 +149,14 @@ void app::start() {
                               config_.tls_key};
   options.large_answers_off_loop = true;
   options.tls_self_signed = make_own_certificate();
+  options.head_timeout_seconds = config_.request_head_timeout_seconds;
+  options.max_connections_per_client = config_.max_connections_per_client;
   server_ =
       std::make_unique<http_server>(io_, options, [this](api_request request) { return answer(std::move(request)); });
   server_->start();
   spdlog::info("serving the API on {}://{}:{}", effective_tls(config_) == "off" ? "http" : "https", host,
                server_->port());
   start_probes();
-  signals_.async_wait([this](const boost::system::error_code& ec, int signal) {
-    if (!ec) {
-      spdlog::info("signal {} received: stopping", signal);
-      shutdown();
-    }
-  });
   if (config_.snapshot.empty()) {
     evaluate_problems_now();
   } else {
@@ -193,13 +208,18 @@ asio::awaitable<api_response> app::answer(api_request request) {
 }
 
 asio::awaitable<api_response> app::answer_caller(api_request request) {
-  authentication identity = co_await authenticator_->authenticate(std::move(request.authorization));
+  authentication identity = co_await authenticator_->authenticate(std::move(request.authorization), request.client);
   if (!identity.who) {
     api_router router(*state_);
-    api_response refusal =
-        error_response(identity.status, identity.status == 401 ? "Unauthorized" : "Unavailable", identity.message);
+    const char* reason = identity.status == 401 ? "Unauthorized"
+                         : identity.status == 429 ? "TooManyRequests"
+                                                  : "Unavailable";
+    api_response refusal = error_response(identity.status, reason, identity.message);
     if (identity.status == 401) {
       refusal.headers.emplace_back("WWW-Authenticate", "Bearer");
+    }
+    if (identity.status == 429) {
+      refusal.headers.emplace_back("Retry-After", std::to_string(identity.retry_after.count()));
     }
     refusal.route = "unauthenticated";
     co_return router.complete(request, std::move(refusal));
@@ -258,7 +278,9 @@ void app::start_access_control() {
     options.body_limit = std::uint64_t{1} << 20;
     return client.post(std::move(path), std::move(body), options);
   };
-  authenticator_ = std::make_unique<authenticator>(post, std::chrono::seconds(config_.auth_cache_seconds));
+  authenticator_ = std::make_unique<authenticator>(
+      post, std::chrono::seconds(config_.auth_cache_seconds), 4096,
+      invalid_token_budget{static_cast<double>(config_.invalid_tokens_per_minute), 10});
   authorizer_ =
       std::make_unique<authorizer>(io_.get_executor(), post, std::chrono::seconds(config_.access_cache_seconds));
   spdlog::info("callers need a bearer token; they see only what their user may read");
@@ -279,7 +301,66 @@ void app::warn_anyone_may_read() {
 
 int app::run() {
   io_.run();
-  return 0;
+  return exit_code_;
+}
+
+void app::wait_for_signals() {
+  signals_.async_wait([this](const boost::system::error_code& ec, int signal) {
+    if (!ec) {
+      spdlog::info("signal {} ({}) received: stopping", signal, signal == SIGTERM ? "SIGTERM" : "SIGINT");
+      shutdown();
+    }
+  });
+  wait_for_notices();
+}
+
+void app::wait_for_notices() {
+  notice_signals_.async_wait([this](const boost::system::error_code& ec, int signal) {
+    if (ec || stopping_) {
+      return;
+    }
+    if (signal == SIGHUP) {
+      reread_settings();
+    } else {
+      log_status();
+    }
+    wait_for_notices();
+  });
+}
+
+void app::reread_settings() {
+  if (!config_.settings_configmap_file.empty()) {
+    spdlog::info("SIGHUP: re-reading the problem settings from the ConfigMap at {}", config_.settings_configmap_file);
+    state_->settings.forget_last_look();
+    reload_configmap_settings(false);
+  } else if (!config_.settings_file.empty()) {
+    spdlog::info("SIGHUP: re-reading the problem settings from {}", config_.settings_file);
+    read_settings_file();
+    if (state_->on_settings_changed) {
+      state_->on_settings_changed();
+    }
+  } else {
+    spdlog::info(
+        "SIGHUP: no settings file to re-read (--settings-file, --settings-configmap-file); other settings "
+        "take a restart");
+  }
+}
+
+void app::log_status() {
+  std::size_t objects = 0;
+  const auto kinds = state_->store.kinds();
+  for (const kind_key& type : kinds) {
+    objects += state_->store.count(type);
+  }
+  std::uint64_t failures = 0;
+  for (const auto& [task, count] : supervisor_of(io_).failures()) {
+    failures += count;
+  }
+  spdlog::info(
+      "SIGUSR1: {} objects of {} kinds cached; {} problems current; {} connections open; {} task failures; "
+      "{} problem evaluations",
+      objects, kinds.size(), state_->problems.current().size(), server_ ? server_->open_connections() : 0, failures,
+      state_->problems.evaluations());
 }
 
 void app::load_settings() {
@@ -295,18 +376,42 @@ void app::load_settings() {
   if (config_.settings_file.empty()) {
     return;
   }
+  check_settings_directory(config_.settings_file);
   state_->settings = settings_home::in_file(config_.settings_file);
+  read_settings_file();
+}
+
+void app::read_settings_file() {
   settings_load_result loaded = state_->settings.read();
   if (!loaded.error.empty()) {
-    // Keep the defaults and leave the file alone: someone may want to fix it by hand.
-    spdlog::error("problem settings not loaded, using defaults: {}", loaded.error);
+    // Keep what is in force and leave the file alone: someone may want to fix it by hand.
+    spdlog::error("problem settings not loaded, keeping the settings in force: {}", loaded.error);
     state_->settings.set_error(loaded.error);
     return;
   }
+  state_->settings.set_error({});
   state_->apply_settings(loaded.enabled);
 }
 
-void app::reload_configmap_settings() {
+void app::check_settings_directory(const std::string& file) {
+  // A PUT saves the file by writing a sibling and renaming it: the directory must be there, and
+  // writable, or every change would fail long after start.
+  std::filesystem::path directory = std::filesystem::path(file).parent_path();
+  if (directory.empty()) {
+    directory = ".";
+  }
+  std::error_code error;
+  if (!std::filesystem::is_directory(directory, error)) {
+    throw std::runtime_error("--settings-file " + file + ": directory " + directory.string() +
+                             " does not exist; create it, or name a file in a directory that does");
+  }
+  if (::access(directory.c_str(), W_OK) != 0) {
+    throw std::runtime_error("--settings-file " + file + ": directory " + directory.string() +
+                             " cannot be written, so changes could not be saved");
+  }
+}
+
+void app::reload_configmap_settings(bool again) {
   settings_home& home = state_->settings;
   if (home.changed_since_last_look()) {
     settings_load_result loaded = home.read();
@@ -323,7 +428,7 @@ void app::reload_configmap_settings() {
       }
     }
   }
-  if (stopping_) {
+  if (stopping_ || !again) {
     return;
   }
   settings_timer_.expires_after(settings_reload_interval);
@@ -339,8 +444,33 @@ void app::load_snapshot() {
   if (!std::filesystem::exists(config_.snapshot, error)) {
     throw std::runtime_error("--snapshot " + config_.snapshot + ": no such file or directory");
   }
-  snapshot_loader loader(state_->store, state_->served, state_->profiles, clock_->now());
-  snapshot_report report = loader.load(config_.snapshot);
+  snapshot_limits limits;
+  limits.max_file_bytes = config_.max_snapshot_file_bytes;
+  limits.yaml_alias_nodes = static_cast<std::size_t>(config_.max_yaml_alias_nodes);
+  snapshot_loader loader(state_->store, state_->served, state_->profiles, clock_->now(), limits);
+  loader.begin(config_.snapshot);
+  spdlog::info("snapshot {}: reading {} files", config_.snapshot, loader.files_to_read());
+  // A step at a time on the loop, so that a signal is acted on between steps (the API is not
+  // served yet: it starts once the snapshot is in).
+  bool loaded = false;
+  std::function<void()> next_step = [&] {
+    if (stopping_) {
+      return;
+    }
+    if (loader.step(snapshot_slice)) {
+      loaded = true;
+      return;
+    }
+    asio::post(io_, next_step);
+  };
+  asio::post(io_, next_step);
+  while (!loaded && !stopping_ && io_.run_one() > 0) {
+  }
+  if (!loaded) {
+    spdlog::info("snapshot {}: stopped before it was read whole", config_.snapshot);
+    return;
+  }
+  snapshot_report report = loader.take_report();
   for (const load_problem& problem : report.errors) {
     spdlog::error("{}:{}: {}", problem.path, problem.line, problem.message);
   }
@@ -438,7 +568,8 @@ void app::evaluate_problems_now() {
   problem_pass_running_ = true;
   last_pass_began_ = std::chrono::steady_clock::now();
   state_->problems.begin(state_->context());
-  asio::co_spawn(io_, judge_problems(), asio::detached);
+  spawn_supervised(
+      io_, "problem-pass", [this] { return judge_problems(); }, on_task_failure::log_only);
 }
 
 void app::evaluate_problems_at_once() {
@@ -453,6 +584,12 @@ void app::evaluate_problems_at_once() {
 
 asio::awaitable<void> app::judge_problems() {
   using steady = std::chrono::steady_clock;
+  // A pass that throws must not leave the flag set: no pass would ever start again. The next
+  // one is scheduled as after a change (at most one a second).
+  undo_on_exception pass_guard([this] {
+    problem_pass_running_ = false;
+    schedule_problem_evaluation();
+  });
   while (!stopping_) {
     const steady::time_point started = steady::now();
     const bool done = state_->problems.step(problem_slice);
@@ -462,6 +599,7 @@ asio::awaitable<void> app::judge_problems() {
     }
     co_await asio::post(io_, asio::use_awaitable);
   }
+  pass_guard.disarm();
   problem_pass_running_ = false;
   if (stopping_) {
     co_return;
@@ -532,7 +670,18 @@ void app::register_metrics() {
   metrics.describe("sextant_view_cache_hits_total", metrics_registry::metric_type::counter,
                    "Answers served from the view cache without rendering.");
   metrics.describe("sextant_view_cache_bytes", metrics_registry::metric_type::gauge,
-                   "Bytes of rendered answers held by the view cache.");
+                   "Bytes the view cache holds, every byte counted (keys, bodies gzipped or not, ETags, joins, "
+                   "entries): by tier, views (whole answers) and cuts (a list's pages and filtered subsets), and "
+                   "lists (the rendered list models pages are cut from).");
+  metrics.describe("sextant_task_failures_total", metrics_registry::metric_type::counter,
+                   "Long-lived tasks (watches, pollers, the accept loop, problem passes, connections) that "
+                   "failed with an exception, by task; each was logged, then restarted, ended or the daemon exited.");
+  metrics.describe("sextant_view_cache_answers", metrics_registry::metric_type::gauge,
+                   "Answers the view cache holds, by tier.");
+  metrics.describe("sextant_http_connections_reclaimed_total", metrics_registry::metric_type::counter,
+                   "Idle keep-alive connections closed to make room for a new one.");
+  metrics.describe("sextant_http_accept_failures_total", metrics_registry::metric_type::counter,
+                   "Connections the listener failed to accept (out of file descriptors, and the like).");
   metrics.add_collector([this](metrics_registry& m) {
     problem_metrics_->collect(state_->problems, m);
     m.clear("sextant_cached_objects");
@@ -551,7 +700,18 @@ void app::register_metrics() {
     m.set("sextant_view_renders_total", {{"what", "list"}}, static_cast<double>(views.list_renders()));
     m.set("sextant_view_renders_total", {{"what", "answer"}}, static_cast<double>(views.answer_renders()));
     m.set("sextant_view_cache_hits_total", {}, static_cast<double>(views.hits()));
-    m.set("sextant_view_cache_bytes", {}, static_cast<double>(views.bytes()));
+    m.set("sextant_view_cache_bytes", {{"tier", "views"}}, static_cast<double>(views.bytes(cache_tier::views)));
+    m.set("sextant_view_cache_bytes", {{"tier", "cuts"}}, static_cast<double>(views.bytes(cache_tier::cuts)));
+    m.set("sextant_view_cache_bytes", {{"tier", "lists"}}, static_cast<double>(views.model_bytes()));
+    m.set("sextant_view_cache_answers", {{"tier", "views"}}, static_cast<double>(views.answers(cache_tier::views)));
+    m.set("sextant_view_cache_answers", {{"tier", "cuts"}}, static_cast<double>(views.answers(cache_tier::cuts)));
+    if (server_) {
+      m.set("sextant_http_connections_reclaimed_total", {}, static_cast<double>(server_->reclaimed_connections()));
+      m.set("sextant_http_accept_failures_total", {}, static_cast<double>(server_->accept_failures()));
+    }
+    for (const auto& [task, count] : supervisor_of(io_).failures()) {
+      m.set("sextant_task_failures_total", {{"task", task}}, static_cast<double>(count));
+    }
   });
 }
 
@@ -565,6 +725,7 @@ void app::shutdown() {
   settings_timer_.cancel();
   anyone_timer_.cancel();
   signals_.cancel();
+  notice_signals_.cancel();
   if (monitor_) {
     monitor_->stop();
   }

@@ -1,7 +1,8 @@
 #pragma once
 // Wires the daemon together on one io_context: the state, the source of objects (a snapshot
 // directory or a live cluster), the problem timers and the HTTP server, and stops them all
-// gracefully on SIGTERM/SIGINT.
+// gracefully on SIGTERM/SIGINT (also while a snapshot loads). SIGHUP re-reads the problem
+// settings, SIGUSR1 logs a status line.
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -58,7 +59,16 @@ class app {
   std::optional<self_signed_tls> make_own_certificate();
   void warn_anyone_may_read();
   void load_settings();
-  void reload_configmap_settings();
+  void read_settings_file();
+  static void check_settings_directory(const std::string& file);
+  // Re-reads a settings ConfigMap if it changed; `again`: and looks again in a while.
+  void reload_configmap_settings(bool again = true);
+  // SIGTERM and SIGINT stop the daemon; SIGHUP re-reads the problem settings; SIGUSR1 logs a
+  // line of status. None of them kills it without a word.
+  void wait_for_signals();
+  void wait_for_notices();
+  void reread_settings();
+  void log_status();
   void load_snapshot();
   void start_live();
   void schedule_problem_evaluation();
@@ -82,7 +92,8 @@ class app {
   std::unique_ptr<problem_metrics> problem_metrics_;  // the /metrics families of the current problems
   std::unique_ptr<probe_publisher> probe_publisher_;
   std::unique_ptr<probe_server> probe_server_;  // its own thread; reads only what the publisher wrote
-  boost::asio::signal_set signals_;
+  boost::asio::signal_set signals_;             // SIGTERM, SIGINT
+  boost::asio::signal_set notice_signals_;      // SIGHUP, SIGUSR1
   boost::asio::steady_timer debounce_timer_;
   boost::asio::steady_timer due_timer_;
   boost::asio::steady_timer settings_timer_;  // re-reads a settings ConfigMap
@@ -93,6 +104,7 @@ class app {
   std::optional<std::chrono::steady_clock::time_point> last_pass_began_;
   std::size_t changes_since_trim_ = 0;
   bool stopping_ = false;
+  int exit_code_ = 0;                               // 1 when a task that must not stop failed
   std::shared_ptr<kube::live_source> live_source_;  // the live cluster source, when not in snapshot mode
   std::unique_ptr<kube::document_poller> poller_;   // uses live_source_'s client, so is destroyed first
   std::unique_ptr<authenticator> authenticator_;    // --auth=kubernetes; use live_source_'s client

@@ -10,6 +10,7 @@
 
 #include <boost/asio/awaitable.hpp>
 
+#include "api/request_limits.hpp"
 #include "app/section_catalog.hpp"
 #include "metrics/metrics_registry.hpp"
 #include "problems/problem_engine.hpp"
@@ -17,6 +18,7 @@
 #include "store/object_store.hpp"
 #include "store/polled_documents.hpp"
 #include "store/served_kinds.hpp"
+#include "util/log_throttle.hpp"
 
 namespace sextant {
 
@@ -58,6 +60,11 @@ struct daemon_state {
   settings_home settings = settings_home::in_memory();
   // Rendered lists, details and problems, kept until what they read changes (api/view_cache).
   std::unique_ptr<view_cache> views;
+  // What one request may ask (README "Reliability").
+  request_limits limits;
+  // Requests whose answer failed (a render that throws fails every request for it until what it
+  // reads changes): logged once per period with the count held back.
+  log_throttle request_failures_logged;
   // Callers see only what they may read (--auth=kubernetes): views render with joined objects
   // marked (view_context::mark_joins), so each caller's answer is cut from the one rendering.
   bool per_caller_views = false;

@@ -4,6 +4,8 @@
 
 #include "sections/common/pod_logs.hpp"
 #include "util/masking/secrets.hpp"
+#include "util/scope_guard.hpp"
+#include "util/supervised_spawn.hpp"
 
 namespace sextant {
 namespace net = boost::asio;
@@ -94,8 +96,19 @@ net::awaitable<void> read_log(kube::api_client& client, std::shared_ptr<merge_ru
   options.verb = "log";
   options.timeout = open_timeout;
   const auto idle = plan.follow ? std::chrono::duration_cast<std::chrono::seconds>(follow_idle_limit) : read_idle_limit;
+  // A reader that throws still counts as done, or the answer would wait for it for ever.
+  bool opening = true;
+  undo_on_exception count_as_done([&run, &opening, index] {
+    run->cancels[index]->clear_hook();
+    if (opening) {
+      --run->opening;
+    }
+    --run->running;
+    run->wake.cancel();
+  });
   kube::stream_reply reply = co_await client.open_stream(log_target(source, plan), options, idle, run->cancels[index]);
   --run->opening;
+  opening = false;
   if (!reply.stream) {
     if (!run->stopped) {
       if (run->first_status == 0 && run->first_error.empty()) {
@@ -104,6 +117,7 @@ net::awaitable<void> read_log(kube::api_client& client, std::shared_ptr<merge_ru
       }
       run->push(run->merger.open_failed(index, refusal(reply)));
     }
+    count_as_done.disarm();
     --run->running;
     run->wake.cancel();
     co_return;
@@ -131,6 +145,7 @@ net::awaitable<void> read_log(kube::api_client& client, std::shared_ptr<merge_ru
     }
   }
   run->cancels[index]->clear_hook();
+  count_as_done.disarm();
   --run->running;
   run->wake.cancel();
 }
@@ -162,7 +177,10 @@ net::awaitable<void> stream_pod_logs(kube::api_client& client, pod_log_plan plan
     }
   });
   for (std::size_t i = 0; i < plan.sources.size(); ++i) {
-    net::co_spawn(executor, read_log(client, run, i, plan.sources[i], plan), net::detached);
+    spawn_supervised(
+        executor, "pod-log-reader",
+        [&client, run, i, source = plan.sources[i], plan] { return read_log(client, run, i, source, plan); },
+        on_task_failure::log_only);
   }
   // The status waits for every log's header: an error when none opened.
   while (run->opening > 0 && !run->stopped) {

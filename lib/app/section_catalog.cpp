@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "util/object_names.hpp"
+
 namespace sextant {
 
 section_catalog::section_catalog(std::vector<section> sections) : sections_(std::move(sections)) {}
@@ -68,6 +70,11 @@ std::optional<std::string> section_catalog::path_for(const kind_key& type, std::
                                                      std::string_view name, const served_kinds& served) const {
   resource_match match = resource_for_kind(type);
   if (match.resource == nullptr || !this->served(*match.owner, *match.resource, served)) {
+    return std::nullopt;
+  }
+  // An object named as no API server would name one (a hand-made snapshot's) has no path: its
+  // route would answer 400, or find another name once the path is decoded.
+  if ((!namespace_.empty() && !valid_namespace(namespace_)) || !name_the_api_server_accepts(name)) {
     return std::nullopt;
   }
   std::string path = "/api/v1/" + match.owner->id + "/" + match.resource->id + "/";

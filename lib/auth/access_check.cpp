@@ -1,5 +1,7 @@
 #include "auth/access_check.hpp"
 
+#include "util/key_encoding.hpp"
+
 namespace sextant {
 
 access_check access_check::on_resource(std::string verb, std::string group, std::string resource,
@@ -31,28 +33,26 @@ std::string access_check::words() const {
   return out;
 }
 
-namespace {
-// Fields are joined by a byte no name, group, verb or path may hold, so no two questions share a key.
-constexpr char separator = '\x1f';
-}  // namespace
-
 std::string access_key(const caller& who, const access_check& check) {
-  std::string key = who.user + separator + who.uid;
+  // Every field length-prefixed: a user, group or extra value may hold any byte (an OIDC
+  // provider names them), and {"scopes": ["a,b"]} must not share a key with ["a", "b"].
+  key_builder key;
+  key.add(who.user).add(who.uid).count(who.groups.size());
   for (const std::string& group : who.groups) {
-    key += separator + group;
+    key.add(group);
   }
-  key += separator;
+  key.count(who.extra.size());
   for (const auto& [name, values] : who.extra) {
-    key += separator + name + "=";
+    key.add(name).count(values.size());
     for (const std::string& value : values) {
-      key += value + ",";
+      key.add(value);
     }
   }
   for (const std::string* field :
        {&check.verb, &check.group, &check.resource, &check.subresource, &check.namespace_, &check.name, &check.path}) {
-    key += separator + *field;
+    key.add(*field);
   }
-  return key;
+  return key.take();
 }
 
 }  // namespace sextant

@@ -6,7 +6,7 @@
 
 namespace sextant {
 
-boost::asio::awaitable<authentication> authenticator::authenticate(std::string authorization) {
+boost::asio::awaitable<authentication> authenticator::authenticate(std::string authorization, std::string client) {
   authentication out;
   std::optional<std::string_view> token = bearer_token(authorization);
   if (!token) {
@@ -19,12 +19,23 @@ boost::asio::awaitable<authentication> authenticator::authenticate(std::string a
   const token_verdict* known = verdicts_.find(key, now);
   token_verdict fresh;
   if (known == nullptr) {
+    if (!budget_.take(client, now, out.retry_after)) {
+      out.status = 429;
+      out.message = "too many invalid bearer tokens from this client; try again in " +
+                    std::to_string(out.retry_after.count()) + " s";
+      co_return out;
+    }
     ++reviews_;
     std::string body = token_review_body(std::string(*token));
     kube::http_reply reply = co_await post_(token_review_path, std::move(body));
     fresh = read_token_review(reply.status, reply.body, reply.error);
+    if (!fresh.answered || fresh.authenticated) {
+      budget_.give_back(client);  // only invalid tokens are charged
+    }
     if (!fresh.answered) {
-      spdlog::warn("TokenReview failed: {}", fresh.message);
+      if (std::uint64_t held_back = 0; failures_logged_.allow(std::chrono::steady_clock::now(), held_back)) {
+        spdlog::warn("TokenReview failed: {}{}", fresh.message, log_throttle::held_back_note(held_back));
+      }
       out.status = 503;
       out.message = "the token could not be checked: " + fresh.message;
       co_return out;

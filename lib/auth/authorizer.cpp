@@ -25,7 +25,10 @@ boost::asio::awaitable<std::string> authorizer::review(caller who, access_check 
   kube::http_reply reply = co_await post_(access_review_path, access_review_body(who, check));
   access_verdict verdict = read_access_review(reply.status, reply.body, reply.error);
   if (!verdict.allowed) {
-    spdlog::warn("SubjectAccessReview ({} may {}) failed: {}", who.user, check.words(), verdict.message);
+    if (std::uint64_t held_back = 0; failures_logged_.allow(std::chrono::steady_clock::now(), held_back)) {
+      spdlog::warn("SubjectAccessReview ({} may {}) failed: {}{}", who.user, check.words(), verdict.message,
+                   log_throttle::held_back_note(held_back));
+    }
     co_return "the permission to " + check.words() + " could not be checked: " + verdict.message;
   }
   decisions_.put(access_key(who, check), *verdict.allowed, std::chrono::steady_clock::now());

@@ -15,6 +15,7 @@
 #include "auth/caller.hpp"
 #include "auth/expiring_cache.hpp"
 #include "kube/api_client.hpp"
+#include "util/log_throttle.hpp"
 
 namespace sextant {
 
@@ -40,6 +41,7 @@ class authorizer {
   boost::asio::any_io_executor executor_;
   poster post_;
   expiring_cache<bool> decisions_;
+  log_throttle failures_logged_;  // while the API server is down, every request's reviews fail
   std::uint64_t reviews_ = 0;
 };
 

@@ -23,6 +23,15 @@ int parse_positive(const std::string& value, const std::string& where) {
   return out;
 }
 
+std::uint64_t parse_positive_bytes(const std::string& value, const std::string& where) {
+  std::uint64_t out = 0;
+  auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), out);
+  if (error != std::errc{} || end != value.data() + value.size() || out == 0) {
+    throw config_error(where + ": expected a positive whole number of bytes, got \"" + value + "\"");
+  }
+  return out;
+}
+
 void check_one_of(const std::string& value, std::initializer_list<const char*> allowed, const std::string& where) {
   for (const char* word : allowed) {
     if (value == word) {
@@ -124,6 +133,17 @@ const std::vector<option_entry>& entries() {
        [](daemon_config& c, const std::string& v, const std::string& where) {
          c.shutdown_grace_seconds = parse_positive(v, where);
        }},
+      {{"maxSnapshotFileBytes", "--max-snapshot-file-bytes",
+        "Largest snapshot file read; a larger one is reported and skipped (default 268435456, 256 MiB)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.max_snapshot_file_bytes = parse_positive_bytes(v, where);
+       }},
+      {{"maxYamlAliasNodes", "--max-yaml-alias-nodes",
+        "Nodes a snapshot YAML document may add through aliases beyond its own size; past it the document is "
+        "reported and skipped (default 100000)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.max_yaml_alias_nodes = parse_positive(v, where);
+       }},
       {{"auth", "--auth",
         "kubernetes: every /api/v1 and /metrics request needs a bearer token, checked with a TokenReview, and "
         "sees only what its user may read (SubjectAccessReviews); none: anyone who reaches the port sees "
@@ -188,6 +208,37 @@ const std::vector<option_entry>& entries() {
       {{"tlsCaFile", "--tls-ca-file",
         "With --tls=self-signed: write the CA callers should trust to this file at start (PEM)"},
        [](daemon_config& c, const std::string& v, const std::string&) { c.tls_ca_file = v; }},
+      {{"maxClientConnections", "--max-client-connections",
+        "Connections one client address (an IPv6 /64) may hold; past it its own idle connection makes room, else "
+        "503 (default: half of --max-connections)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.max_connections_per_client = parse_positive(v, where);
+       }},
+      {{"headTimeoutSeconds", "--head-timeout-seconds",
+        "Seconds a request's head may take from its first byte; later: 408 (default 10)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.request_head_timeout_seconds = parse_positive(v, where);
+       }},
+      {{"viewCacheBytes", "--view-cache-bytes",
+        "Bytes the cached answers may hold, keys and all; a list's pages and filtered subsets get an eighth "
+        "(default 100663296, 96 MiB)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.view_cache_bytes = parse_positive(v, where);
+       }},
+      {{"viewCacheEntries", "--view-cache-entries", "Cached answers kept at most (default 16384)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.view_cache_entries = parse_positive(v, where);
+       }},
+      {{"maxSelectorTerms", "--max-selector-terms", "Terms one labelSelector may have; more: 400 (default 20)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.max_selector_terms = parse_positive(v, where);
+       }},
+      {{"badTokensPerMinute", "--bad-tokens-per-minute",
+        "TokenReviews of invalid bearer tokens one client address may cause a minute (bursts of 10); past it: 429 "
+        "(default 30)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.invalid_tokens_per_minute = parse_positive(v, where);
+       }},
   };
   return table;
 }
@@ -210,11 +261,14 @@ const option_entry* find_flag(const std::string& flag) {
   return nullptr;
 }
 
+// A settings file is small; a larger one is a mistake (or /dev/zero), not settings.
+constexpr std::uint64_t largest_config_file = std::uint64_t{1} << 20;
+
 std::string config_text(const std::string& path) {
   std::string error;
-  std::optional<std::string> text = read_file(path, error);
+  std::optional<std::string> text = read_file(path, error, largest_config_file);
   if (!text) {
-    throw config_error("--config: cannot read " + path);
+    throw config_error("--config: " + error);
   }
   return *std::move(text);
 }
@@ -245,12 +299,18 @@ void apply_config_yaml(daemon_config& config, const std::string& text, const std
   if (!root.IsMap()) {
     throw config_error(origin + ": expected a mapping of settings");
   }
+  // Every value is read as one scalar, so an alias never expands here: a list or mapping where
+  // a value belongs is an error, whatever it holds.
   for (const auto& item : root) {
-    const std::string key = item.first.as<std::string>();
+    const std::string line = origin + ":" + std::to_string(item.first.Mark().line + 1);
+    if (!item.first.IsScalar()) {
+      throw config_error(line + ": a key must be the name of a setting, not a list, mapping or nothing");
+    }
+    const std::string key = item.first.Scalar();
     const option_entry* entry = find_key(key);
-    const std::string where = origin + ":" + std::to_string(item.first.Mark().line + 1) + ": " + key;
+    const std::string where = line + ": " + key;
     if (entry == nullptr) {
-      throw config_error(origin + ":" + std::to_string(item.first.Mark().line + 1) + ": unknown key \"" + key + "\"");
+      throw config_error(line + ": unknown key \"" + key + "\"");
     }
     if (!item.second.IsScalar()) {
       throw config_error(where + ": expected a single value");

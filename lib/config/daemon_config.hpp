@@ -4,6 +4,7 @@
 // Every key of the file is also a flag (`maxConnections` <-> `--max-connections`); flags win
 // over the file. An unknown key or flag, or a value of the wrong form, is an error that names
 // it: configuration errors stop the daemon at start, before it serves anything.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,10 @@ struct daemon_config {
   int max_request_bytes = 65536;
   int idle_timeout_seconds = 30;
   int shutdown_grace_seconds = 5;
+  // Snapshot files are outside input: a larger one is reported and skipped, and a YAML document
+  // may add at most so many nodes through aliases beyond its own size.
+  std::uint64_t max_snapshot_file_bytes = std::uint64_t{256} << 20;
+  int max_yaml_alias_nodes = 100000;
   // Who may ask (README "Security"): "kubernetes" (bearer tokens, TokenReview and
   // SubjectAccessReview) or "none"; empty = kubernetes with --in-cluster, else none.
   std::string auth;
@@ -45,6 +50,13 @@ struct daemon_config {
   std::string tls_key;
   std::vector<std::string> tls_sans;  // more names of the self-signed certificate (--tls-san a,b)
   std::string tls_ca_file;            // where the self-signed CA is written for callers
+  // Bounds on what callers may hold or ask (README "Reliability").
+  int max_connections_per_client = 0;       // 0: half of max_connections
+  int request_head_timeout_seconds = 10;    // a request's head, from its first byte
+  int view_cache_bytes = 96 << 20;          // every byte the cached answers hold
+  int view_cache_entries = 16384;
+  int max_selector_terms = 20;              // terms of one labelSelector
+  int invalid_tokens_per_minute = 30;       // TokenReviews of invalid tokens, per client
 };
 
 // The TLS mode in force: "files", "self-signed" or "off".

@@ -2,15 +2,28 @@
 // The HTTP/1.1 server: Beast on the daemon's one io_context, a coroutine per connection. With
 // `large_answers_off_loop`, the bytes of a large answer are written by bulk_writer's thread.
 //
-// Bounded: at most `max_connections` at once (more get 503 and are closed), requests larger
-// than `max_request_bytes` get 413/431, idle keep-alive connections close after the idle
-// timeout. `stop()` closes the listener, lets requests in flight finish, closes idle
-// connections at once and any left after the grace period. With a certificate and key it
-// serves HTTPS only, and picks up a renewed certificate for new connections; or HTTPS with a
-// certificate the daemon made.
+// Bounded, and fair to every client (README "Reliability"):
+// - at most `max_connections` at once. When they are all taken, the connection idle longest
+//   (waiting for its next request, nothing of it read) is closed to make room, as nginx drains
+//   its keep-alive connections; only when none is idle is the new one answered 503 and closed.
+//   One client (an address, an IPv6 /64) holds at most `max_connections_per_client`: past it,
+//   its own idle connection longest idle makes room, else it gets the 503;
+// - a request's head must arrive within `head_timeout_seconds` of its first byte, its body
+//   within `idle_timeout_seconds`: past either the client gets 408 and the connection closes;
+//   an idle keep-alive connection closes after `idle_timeout_seconds`;
+// - requests larger than `max_request_bytes` get 413/431; an HTTP/1.1 request without exactly
+//   one valid Host gets 400 (RFC 9112, section 3.2);
+// - out of file descriptors (EMFILE, ENFILE), accepting pauses with a growing backoff (10 ms to
+//   1 s) and a connection idle for a second or more is closed to free one, rather than spinning; the failure is
+//   logged once per 10 s with the count of repeats.
+// `stop()` closes the listener, lets requests in flight finish, closes idle connections at once
+// and any left after the grace period. With a certificate and key it serves HTTPS only, and
+// picks up a renewed certificate for new connections; or HTTPS with a certificate the daemon made.
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -45,6 +58,10 @@ struct http_server_options {
   // (over TLS too: encrypted there), so that the loop's other connections, probes among them, do
   // not wait behind them.
   bool large_answers_off_loop = false;
+  // Seconds a request's head may take from its first byte (the idle timeout bounds the body).
+  int head_timeout_seconds = 10;
+  // Connections one client may hold at once; 0: half of max_connections.
+  int max_connections_per_client = 0;
 };
 
 class http_server {
@@ -67,16 +84,31 @@ class http_server {
   std::size_t open_connections() const { return sessions_.size(); }
   // Answers written off the loop by the bulk writer so far.
   std::uint64_t answers_written_off_loop() const;
+  // Accepts that failed (descriptors out, and the like) since start.
+  std::uint64_t accept_failures() const { return accept_failures_; }
+  // Idle connections closed to make room for new ones.
+  std::uint64_t reclaimed_connections() const { return reclaimed_; }
 
  private:
   struct session;
+  // Takes a slot for a new connection from `client`, closing an idle one to make room when
+  // needed; false when there is none to close.
+  bool admit(session& connection);
+  // Closes the connection idle longest (of `client` only, when given), if it has been idle at
+  // least `idle_at_least`; false when there is none.
+  bool reclaim_idle(const std::string* client, std::chrono::steady_clock::duration idle_at_least);
+  // Gives back the connection's slot (once).
+  void release(session& connection);
+  std::size_t per_client_cap() const;
   boost::asio::awaitable<void> accept_loop();
+  boost::asio::awaitable<void> refuse(std::shared_ptr<session> connection);
   boost::asio::awaitable<void> serve(std::shared_ptr<session> connection);
   template <class Stream>
   boost::asio::awaitable<void> exchange_requests(Stream& stream, std::shared_ptr<session> connection);
   template <class Stream>
   boost::asio::awaitable<boost::system::error_code> send_answer(Stream& stream,
-                                                                std::array<boost::asio::const_buffer, 2> parts);
+                                                                std::array<boost::asio::const_buffer, 2> parts,
+                                                                std::chrono::seconds timeout);
   void finish(const std::shared_ptr<session>& connection);
   void maybe_stopped();
 
@@ -85,6 +117,11 @@ class http_server {
   handler handle_;
   boost::asio::ip::tcp::acceptor acceptor_;
   std::set<std::shared_ptr<session>> sessions_;
+  std::size_t admitted_ = 0;                      // sessions holding a slot (not the ones being refused)
+  std::map<std::string, std::size_t> per_client_;  // slots held, by client
+  std::uint64_t accept_failures_ = 0;
+  std::uint64_t reclaimed_ = 0;
+  std::unique_ptr<boost::asio::steady_timer> accept_pause_;
   unsigned short bound_port_ = 0;
   bool stopping_ = false;
   std::function<void()> on_stopped_;

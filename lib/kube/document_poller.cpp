@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "kube/api_status.hpp"
+#include "util/supervised_spawn.hpp"
 
 namespace sextant::kube {
 
@@ -31,7 +32,8 @@ void document_poller::start() {
     return;
   }
   started_ = true;
-  net::co_spawn(executor_, run(this, alive_), net::detached);
+  spawn_supervised(
+      executor_, "document-poller", [this, alive = alive_] { return run(this, alive); }, on_task_failure::restart);
 }
 
 void document_poller::stop() {

@@ -7,6 +7,7 @@
 #include "kube/api_lister_watcher.hpp"
 #include "kube/backoff.hpp"
 #include "kube/discovery.hpp"
+#include "util/supervised_spawn.hpp"
 
 namespace sextant::kube {
 namespace {
@@ -89,7 +90,8 @@ void live_source::start() {
   }
   started_ = true;
   spdlog::info("live: connecting to {} ({})", client_.config().server.authority(), client_.config().source);
-  net::co_spawn(executor_, supervise(this, alive_), net::detached);
+  spawn_supervised(
+      executor_, "live-source", [this, alive = alive_] { return supervise(this, alive); }, on_task_failure::restart);
 }
 
 void live_source::stop() {
@@ -232,7 +234,9 @@ void live_source::start_watch(const watch_spec& spec) {
     store_.set_completeness(spec.type, list_completeness{list_completeness::state::not_synced, "not read yet"});
   }
   running_[spec.type] = running{spec, watch};
-  net::co_spawn(executor_, reflector::run(watch), net::detached);
+  // A reflector that throws starts over (a fresh list), as after a 410: its kind stays watched.
+  spawn_supervised(
+      executor_, "watch " + spec.name(), [watch] { return reflector::run(watch); }, on_task_failure::restart);
 }
 
 void live_source::stop_watch(const kind_key& type, bool clear, bool quiet) {

@@ -43,6 +43,8 @@ class settings_home {
   // For a ConfigMap: whether the mounted text changed since the last call (first call: true).
   // The kubelet swaps the mount's symlink, so the content, not a file time, is compared.
   bool changed_since_last_look();
+  // Makes the next look report a change (SIGHUP: read it again, whatever it holds).
+  void forget_last_look() { last_text_.reset(); }
 
   // Why the home could not be read last time, or empty.
   const std::string& error() const { return error_; }

@@ -70,6 +70,20 @@ struct resource_def {
   std::function<void(const cached_object&, const view_context&, details_view&)> details;
   // For computed pages only: every item.
   std::function<computed_list(const view_context&)> list_computed;
+  // What the views of this resource (its list and details) read beyond its own kind, in two
+  // kinds of read (README "Security"); tests/unit/auth/route_reads_guard_test.cpp fails for a
+  // view that reads a kind named in neither.
+  // `made_of`: kinds whose objects' content the views show (a computed page's items, a
+  // component's rollout read from its DaemonSet). With --auth=kubernetes the caller must be let
+  // `list` each cluster-wide, as it would to read them from the API server, else 403. A
+  // computed page must name at least one: one that names none is served to no caller.
+  std::vector<kind_key> made_of;
+  // `joins`: kinds the views read only to link to their objects (each one a joined entry,
+  // written through view_context::path_json and cut per caller) or to explain this resource's
+  // own objects in the daemon's words (a Workload's state from its queues). No check: a caller
+  // learns of them only that a joined object is there, or the daemon's verdict on an object it
+  // may read.
+  std::vector<kind_key> joins;
 
   // How the kind is cached and watched.
   std::optional<ingest_profile> profile;
@@ -134,6 +148,10 @@ struct details_extension {
   std::function<void(const cached_object&, const view_context&, details_view&)> extend;
   // Kinds read on demand that `extend` reads (the Queue block reads Workloads).
   std::vector<kind_key> reads_on_demand = {};
+  // What `extend` reads beyond the extended kind, as resource_def::made_of and ::joins: the
+  // caller of the extended details must be let list every `made_of` kind.
+  std::vector<kind_key> made_of = {};
+  std::vector<kind_key> joins = {};
 };
 
 // An answer from a section's own route (`/api/v1/kueue/queue/...`).
@@ -154,6 +172,10 @@ struct section_route {
   // names nothing to read (it answers an error). Unset: the route is refused to every caller,
   // so a new route cannot be served unchecked.
   std::function<std::optional<access_check>(std::span<const std::string> rest)> permission_of = {};
+  // What the route's answers read beyond what `permission_of` checks, as resource_def::made_of
+  // and ::joins.
+  std::vector<kind_key> made_of = {};
+  std::vector<kind_key> joins = {};
 };
 
 // A document a section reads beside its watched kinds, in live mode only: one GET per object of

@@ -1,48 +1,41 @@
 #include "snapshot/snapshot_loader.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
+#include <streambuf>
 
 #include <yaml-cpp/yaml.h>
 
 #include "ingest/json_decoder.hpp"
 #include "snapshot/json_values.hpp"
+#include "snapshot/line_counter.hpp"
 #include "snapshot/yaml_documents.hpp"
 #include "snapshot/yaml_to_json.hpp"
 #include "store/version_priority.hpp"
+#include "util/file.hpp"
+#include "util/object_names.hpp"
 
 namespace sextant {
 namespace {
 
-int line_at(const std::string& text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
-}
-
 // `kubectl cluster-info dump` writes pod logs between its JSON lists, each block framed by
-// "==== START logs for ..." and "==== END logs for ..." lines. Blank them out (keeping the
-// newlines, so line numbers still match the file) so the JSON around them parses.
-std::string without_dump_logs(const std::string& text) {
-  if (text.find("==== START logs for") == std::string::npos) {
-    return text;
-  }
-  std::string out = text;
+// "==== START logs for ..." and "==== END logs for ..." lines. Blank them out in place (keeping
+// the newlines, so line numbers still match the file) so the JSON around them parses.
+void blank_dump_logs(std::string& text) {
   std::size_t pos = 0;
-  while ((pos = out.find("==== START logs for", pos)) != std::string::npos) {
-    std::size_t end = out.find("==== END logs for", pos);
-    end = end == std::string::npos ? out.size() : out.find('\n', end);
+  while ((pos = text.find("==== START logs for", pos)) != std::string::npos) {
+    std::size_t end = text.find("==== END logs for", pos);
+    end = end == std::string::npos ? text.size() : text.find('\n', end);
     if (end == std::string::npos) {
-      end = out.size();
+      end = text.size();
     }
     for (std::size_t i = pos; i < end; ++i) {
-      if (out[i] != '\n') {
-        out[i] = ' ';
+      if (text[i] != '\n') {
+        text[i] = ' ';
       }
     }
     pos = end;
   }
-  return out;
 }
 
 bool numeric_newer(std::string_view a, std::string_view b) {
@@ -56,7 +49,38 @@ bool numeric_newer(std::string_view a, std::string_view b) {
   return a.size() != b.size() ? a.size() > b.size() : a > b;
 }
 
+// A read-only stream over a document's bytes where they lie, so that yaml-cpp parses the file's
+// own buffer instead of a copy of each document.
+class view_buffer : public std::streambuf {
+ public:
+  explicit view_buffer(std::string_view text) {
+    char* begin = const_cast<char*>(text.data());  // read only: streambuf's get area is not const
+    setg(begin, begin, begin + text.size());
+  }
+};
+
+YAML::Node parse_yaml_in_place(std::string_view text) {
+  view_buffer buffer(text);
+  std::istream in(&buffer);
+  return YAML::Load(in);
+}
+
 }  // namespace
+
+struct snapshot_loader::file_in_progress {
+  std::string path;
+  std::string text;  // the whole file, read once
+  bool is_json = false;
+  std::vector<yaml_document_text> documents;
+  std::vector<json_value_text> values;
+  std::size_t next = 0;
+  line_counter lines;
+  std::unique_ptr<json_decoder> decoder;
+  // The report's counts when the file began: what the file added decides whether it was read.
+  std::size_t errors_before = 0;
+  std::size_t objects_before = 0;
+  std::size_t warnings_before = 0;
+};
 
 std::string snapshot_report::summary() const {
   std::ostringstream out;
@@ -80,59 +104,124 @@ std::string snapshot_report::summary() const {
   return out.str();
 }
 
-snapshot_report snapshot_loader::load(const std::filesystem::path& root) {
-  snapshot_report report;
-  std::vector<std::filesystem::path> files;
-  std::error_code error;
-  if (std::filesystem::is_regular_file(root, error)) {
-    files.push_back(root);
-  } else if (std::filesystem::is_directory(root, error)) {
-    for (auto it = std::filesystem::recursive_directory_iterator(
-             root, std::filesystem::directory_options::skip_permission_denied, error);
-         !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
-      if (!it->is_regular_file()) {
-        continue;
-      }
-      auto extension = it->path().extension().string();
-      if (extension == ".yaml" || extension == ".yml" || extension == ".json") {
-        files.push_back(it->path());
-      }
-    }
-  } else {
-    report.errors.push_back({root.string(), 0, "no such file or directory"});
-    return report;
-  }
-  std::sort(files.begin(), files.end());
-  for (const auto& file : files) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-      report.errors.push_back({file.string(), 0, "cannot be read"});
-      ++report.files_skipped;
-      continue;
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    load_text(file.string(), buffer.str(), file.extension() == ".json", report);
-  }
-  return report;
+snapshot_loader::snapshot_loader(object_store& store, served_kinds& served, const ingest_profiles& profiles,
+                                 time_point now, snapshot_limits limits)
+    : store_(store), served_(served), profiles_(profiles), now_(now), limits_(limits) {
+  served_.set_inferred(true);
 }
 
-void snapshot_loader::load_text(const std::string& path, const std::string& text, bool is_json,
-                                snapshot_report& report) {
-  const std::size_t errors_before = report.errors.size();
-  const std::size_t objects_before = report.objects_loaded;
-  const std::size_t warnings_before = report.warnings.size();
-  if (is_json) {
-    load_json(path, text, report);
-  } else {
-    load_yaml(path, text, report);
+snapshot_loader::~snapshot_loader() = default;
+
+snapshot_report snapshot_loader::load(const std::filesystem::path& root) {
+  begin(root);
+  while (!step(std::chrono::hours(1))) {
   }
+  return take_report();
+}
+
+void snapshot_loader::begin(const std::filesystem::path& root) {
+  report_ = snapshot_report{};
+  file_.reset();
+  snapshot_file_list listed = snapshot_files(root);
+  files_ = std::move(listed.files);
+  next_file_ = 0;
+  for (load_problem& error : listed.errors) {
+    report_.errors.push_back(std::move(error));
+    ++report_.files_skipped;
+  }
+  for (load_problem& warning : listed.warnings) {
+    report_.warnings.push_back(std::move(warning));
+  }
+}
+
+bool snapshot_loader::step(std::chrono::steady_clock::duration budget) {
+  const auto deadline = std::chrono::steady_clock::now() + budget;
+  do {
+    if (!file_ && !open_next_file()) {
+      return true;
+    }
+    if (file_ && !load_next_piece(report_)) {
+      file_.reset();
+    }
+  } while (std::chrono::steady_clock::now() < deadline);
+  return false;
+}
+
+snapshot_report snapshot_loader::take_report() {
+  return std::exchange(report_, snapshot_report{});
+}
+
+bool snapshot_loader::open_next_file() {
+  while (next_file_ < files_.size()) {
+    const std::filesystem::path& file = files_[next_file_++];
+    std::string error;
+    std::optional<std::string> text = read_file(file, error, limits_.max_file_bytes);
+    if (!text) {
+      if (error.find("is larger than") != std::string::npos) {
+        error += " (--max-snapshot-file-bytes)";
+      }
+      report_.errors.push_back({file.string(), 0, error});
+      ++report_.files_skipped;
+      continue;
+    }
+    start_file(file.string(), std::move(*text), file.extension() == ".json", report_);
+    return true;
+  }
+  return false;
+}
+
+void snapshot_loader::load_text(const std::string& path, std::string text, bool is_json, snapshot_report& report) {
+  std::unique_ptr<file_in_progress> outer = std::move(file_);
+  start_file(path, std::move(text), is_json, report);
+  while (load_next_piece(report)) {
+  }
+  file_ = std::move(outer);
+}
+
+void snapshot_loader::start_file(const std::string& path, std::string text, bool is_json, snapshot_report& report) {
+  file_ = std::make_unique<file_in_progress>();
+  file_in_progress& file = *file_;
+  file.path = path;
+  file.text = std::move(text);
+  file.is_json = is_json;
+  file.errors_before = report.errors.size();
+  file.objects_before = report.objects_loaded;
+  file.warnings_before = report.warnings.size();
+  if (is_json) {
+    blank_dump_logs(file.text);
+    file.values = split_json_values(file.text);
+    file.lines = line_counter(file.text);
+    file.decoder = std::make_unique<json_decoder>(profiles_);
+  } else {
+    file.documents = split_yaml_documents(file.text);
+  }
+}
+
+bool snapshot_loader::load_next_piece(snapshot_report& report) {
+  file_in_progress& file = *file_;
+  if (file.is_json && file.next < file.values.size()) {
+    const json_value_text& value = file.values[file.next++];
+    load_json_value(*file.decoder, file.lines, file.path, value, report);
+    return true;
+  }
+  if (!file.is_json && file.next < file.documents.size()) {
+    const yaml_document_text& document = file.documents[file.next++];
+    load_yaml_document(file.path, document.text, document.first_line, report);
+    return true;
+  }
+  finish_file(report);
+  return false;
+}
+
+void snapshot_loader::finish_file(snapshot_report& report) {
+  const file_in_progress& file = *file_;
   // A file counts as read when anything in it was: a broken document among good ones costs only
   // itself. It is skipped when nothing in it could be parsed.
-  const std::size_t new_errors = report.errors.size() - errors_before;
+  const std::size_t new_errors = report.errors.size() - file.errors_before;
   const bool nothing_parsed =
-      new_errors > 0 && report.objects_loaded == objects_before && report.warnings.size() == warnings_before &&
-      std::all_of(report.errors.begin() + static_cast<std::ptrdiff_t>(errors_before), report.errors.end(),
+      new_errors > 0 && report.objects_loaded == file.objects_before &&
+      report.warnings.size() == file.warnings_before &&
+      std::all_of(report.errors.begin() + static_cast<std::ptrdiff_t>(file.errors_before), report.errors.end(),
                   [](const load_problem& problem) { return problem.message.starts_with("cannot parse"); });
   if (nothing_parsed) {
     ++report.files_skipped;
@@ -142,54 +231,60 @@ void snapshot_loader::load_text(const std::string& path, const std::string& text
   }
 }
 
-void snapshot_loader::load_yaml(const std::string& path, const std::string& text, snapshot_report& report) {
-  for (const yaml_document_text& piece : split_yaml_documents(text)) {
-    YAML::Node document;
-    try {
-      document = YAML::Load(std::string(piece.text));
-    } catch (const YAML::Exception& error) {
-      report.errors.push_back(
-          {path, piece.first_line + std::max(0, error.mark.line), "cannot parse YAML: " + error.msg});
-      continue;
-    }
-    if (!document.IsDefined() || document.IsNull()) {
-      continue;  // a document of nothing but "~" or "null"
-    }
-    int line = piece.first_line + std::max(0, document.Mark().line);
-    try {
-      add_document(yaml_to_json(document), path, line, report);
-    } catch (const std::exception& error) {
-      report.errors.push_back({path, line, std::string("cannot read document: ") + error.what()});
-    }
+void snapshot_loader::load_yaml_document(const std::string& path, std::string_view text, int first_line,
+                                         snapshot_report& report) {
+  YAML::Node document;
+  try {
+    document = parse_yaml_in_place(text);
+  } catch (const YAML::Exception& error) {
+    report.errors.push_back({path, first_line + std::max(0, error.mark.line), "cannot parse YAML: " + error.msg});
+    return;
+  }
+  if (!document.IsDefined() || document.IsNull()) {
+    return;  // a document of nothing but "~" or "null"
+  }
+  int line = first_line + std::max(0, document.Mark().line);
+  json converted;
+  try {
+    converted = yaml_to_json(document, yaml_node_budget(text.size(), limits_.yaml_alias_nodes));
+  } catch (const yaml_expansion_error& error) {
+    report.errors.push_back({path, line, std::string("cannot parse YAML: ") + error.what()});
+    return;
+  } catch (const std::exception& error) {
+    report.errors.push_back({path, line, std::string("cannot read document: ") + error.what()});
+    return;
+  }
+  try {
+    add_document(std::move(converted), path, line, report);
+  } catch (const std::exception& error) {
+    report.errors.push_back({path, line, std::string("cannot read document: ") + error.what()});
   }
 }
 
-void snapshot_loader::load_json(const std::string& path, const std::string& raw, snapshot_report& report) {
-  const std::string text = without_dump_logs(raw);
-  json_decoder decoder(profiles_);
-  for (const json_value_text& value : split_json_values(text)) {
-    if (load_json_list(decoder, value.text, path, line_at(text, value.offset), report)) {
-      continue;
-    }
-    auto decoded = decoder.decode_untyped(value.text);
-    if (decoded.ok()) {
-      add_document(std::move(*decoded.value), path, line_at(text, value.offset), report);
-      continue;
-    }
-    // simdjson says that the value breaks; nlohmann says at which byte.
-    std::size_t at = value.offset;
-    std::string detail = "not valid JSON";
-    try {
-      json ignored = json::parse(value.text);
-      ignored.clear();
-    } catch (const json::parse_error& error) {
-      at = value.offset + (error.byte > 0 ? error.byte - 1 : 0);
-      detail = error.what();
-    } catch (const json::exception& error) {  // a number out of range, say: no byte given
-      detail = error.what();
-    }
-    report.errors.push_back({path, line_at(text, at), "cannot parse JSON: " + detail});
+void snapshot_loader::load_json_value(json_decoder& decoder, line_counter& lines, const std::string& path,
+                                      const json_value_text& value, snapshot_report& report) {
+  const int line = lines.line_at(value.offset);
+  if (load_json_list(decoder, value.text, path, line, report)) {
+    return;
   }
+  auto decoded = decoder.decode_untyped(value.text);
+  if (decoded.ok()) {
+    add_document(std::move(*decoded.value), path, line, report);
+    return;
+  }
+  // simdjson says that the value breaks; nlohmann says at which byte.
+  std::size_t at = value.offset;
+  std::string detail = "not valid JSON";
+  try {
+    json ignored = json::parse(value.text);
+    ignored.clear();
+  } catch (const json::parse_error& error) {
+    at = value.offset + (error.byte > 0 ? error.byte - 1 : 0);
+    detail = error.what();
+  } catch (const json::exception& error) {  // a number out of range, say: no byte given
+    detail = error.what();
+  }
+  report.errors.push_back({path, lines.line_at(at), "cannot parse JSON: " + detail});
 }
 
 void snapshot_loader::add_document(json document, const std::string& path, int line, snapshot_report& report) {
@@ -279,6 +374,17 @@ void snapshot_loader::add_packed(packed_body packed, const std::string& path, in
     return;
   }
   const std::string identity = cached->type.to_string() + " " + cached->key();
+  const std::string shown = identity.size() > 300 ? identity.substr(0, 300) + "..." : identity;
+  // A hand-made snapshot can hold names no API server stores. They load (the file is what the
+  // user gave), but no route can name them, so their views carry no path.
+  if (!cached->namespace_.empty() && !valid_namespace(cached->namespace_)) {
+    report.warnings.push_back({path, line,
+                               shown + ": the API server would refuse namespace \"" +
+                                   std::string(cached->namespace_.substr(0, 100)) +
+                                   "\" (lower-case letters, digits and '-', at most 63); loaded, without a path"});
+  } else if (!name_the_api_server_accepts(cached->name)) {
+    report.warnings.push_back({path, line, shown + ": the API server would refuse this name; loaded, without a path"});
+  }
   if (auto earlier = store_.get(cached->type, cached->namespace_, cached->name)) {
     const std::string& earlier_path = origin_[identity];
     if (numeric_newer(earlier->resource_version, cached->resource_version)) {

@@ -7,24 +7,29 @@
 // A file that cannot be parsed is reported by path and line and skipped; an object that cannot
 // be used (no kind, no name) is reported and skipped; the rest still loads. CRDs in the
 // snapshot make their kinds served; so does any object of a kind.
+//
+// Files are outside input. Each is read once, into one buffer, and refused past a size limit;
+// a YAML document may expand through its aliases only so far. The load runs a step at a time
+// (a document or JSON value, then the time is checked), so the event loop can serve signals
+// between steps: a SIGTERM during a long load is acted on.
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "ingest/ingest_profile.hpp"
 #include "ingest/json_decoder.hpp"
+#include "snapshot/json_values.hpp"
+#include "snapshot/line_counter.hpp"
+#include "snapshot/snapshot_files.hpp"
 #include "store/object_store.hpp"
 #include "store/served_kinds.hpp"
 
 namespace sextant {
-
-struct load_problem {
-  std::string path;
-  int line = 0;  // 1-based; 0 when unknown
-  std::string message;
-};
 
 struct snapshot_report {
   std::size_t files_read = 0;
@@ -42,21 +47,44 @@ struct snapshot_report {
   std::string summary() const;
 };
 
+struct snapshot_limits {
+  // A larger file is reported and skipped (--max-snapshot-file-bytes).
+  std::uint64_t max_file_bytes = std::uint64_t{256} << 20;
+  // Nodes a YAML document may add through aliases beyond its own size (--max-yaml-alias-nodes).
+  std::size_t yaml_alias_nodes = 100000;
+};
+
 class snapshot_loader {
  public:
-  snapshot_loader(object_store& store, served_kinds& served, const ingest_profiles& profiles, time_point now)
-      : store_(store), served_(served), profiles_(profiles), now_(now) {
-    served_.set_inferred(true);
-  }
+  snapshot_loader(object_store& store, served_kinds& served, const ingest_profiles& profiles, time_point now,
+                  snapshot_limits limits = {});
+  ~snapshot_loader();
 
-  // Loads a directory (recursively) or a single file.
+  // Loads a directory (recursively) or a single file in one go.
   snapshot_report load(const std::filesystem::path& root);
+  // The same a step at a time: begin, then step until it returns true, then take the report.
+  void begin(const std::filesystem::path& root);
+  bool step(std::chrono::steady_clock::duration budget);
+  snapshot_report take_report();
+  // How many files the load under way reads.
+  std::size_t files_to_read() const { return files_.size(); }
+
   // Loads one file's text; `path` names it in reports. Exposed for tests and fuzzing.
-  void load_text(const std::string& path, const std::string& text, bool is_json, snapshot_report& report);
+  void load_text(const std::string& path, std::string text, bool is_json, snapshot_report& report);
 
  private:
-  void load_yaml(const std::string& path, const std::string& text, snapshot_report& report);
-  void load_json(const std::string& path, const std::string& text, snapshot_report& report);
+  struct file_in_progress;
+
+  // Opens the next file; false when there is none left.
+  bool open_next_file();
+  void start_file(const std::string& path, std::string text, bool is_json, snapshot_report& report);
+  // Loads the file's next document or value; false when it had none left (and is closed).
+  bool load_next_piece(snapshot_report& report);
+  void finish_file(snapshot_report& report);
+
+  void load_yaml_document(const std::string& path, std::string_view text, int first_line, snapshot_report& report);
+  void load_json_value(json_decoder& decoder, line_counter& lines, const std::string& path,
+                       const json_value_text& value, snapshot_report& report);
   void add_document(json document, const std::string& path, int line, snapshot_report& report);
   void add_object(json object, const std::string& path, int line, snapshot_report& report);
   void add_packed(packed_body packed, const std::string& path, int line, snapshot_report& report);
@@ -70,8 +98,14 @@ class snapshot_loader {
   served_kinds& served_;
   const ingest_profiles& profiles_;
   time_point now_;
+  snapshot_limits limits_;
   // Where each object came from, to name both places of a duplicate.
   std::map<std::string, std::string> origin_;
+  // A load under way (begin .. take_report).
+  snapshot_report report_;
+  std::vector<std::filesystem::path> files_;
+  std::size_t next_file_ = 0;
+  std::unique_ptr<file_in_progress> file_;
 };
 
 }  // namespace sextant

@@ -206,6 +206,15 @@ TEST_CASE("callers see what their own RBAC lets them read, and nothing without a
     CHECK(http_as(nobody, "GET", live.url(), "/api/v1/kueue/clusterqueues/shared").status == 403);
   }
 
+  {  // a computed page is made of kinds the caller must be let list: the reader may not list
+     // ResourceSlices, so sees no device; the admin does (issue 32: it read every device before)
+    CHECK(http_as(root, "GET", live.url(), "/api/v1/dra/devices").status == 200);
+    answer devices = http_as(reader, "GET", live.url(), "/api/v1/dra/devices");
+    CHECK(devices.status == 403);
+    CHECK(devices.text.find("list resourceslices") != std::string::npos);
+    CHECK(http_as(nobody, "GET", live.url(), "/api/v1/gpu-operator/gpunodes").status != 200);
+  }
+
   {  // settings need put on /sextant/settings/problems; problems and metrics leak nothing
     const std::string change = R"({"categories": {"kueue-workloads": {"enabled": true}}})";
     answer refused = http_as(reader, "PUT", live.url(), "/api/v1/settings/problems", change);

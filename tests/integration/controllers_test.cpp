@@ -160,6 +160,112 @@ TEST_CASE("the real scheduler allocates a claim and explains a pod whose claim c
   CHECK(pod_view["claims"][0]["state"] == "Pending");
 }
 
+TEST_CASE("the real scheduler's SchedulerError, a missing class and admin access, as sextantd shows them",
+          "[integration][controllers][dra]") {
+  test_cluster cluster({.controllers = {"kube-scheduler"}});
+  admin_client admin = cluster.admin();
+  create(admin, "/api/v1/namespaces", {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
+  // Admin access is allowed only in a namespace so labelled (k8s.io/api resource/v1 types.go,
+  // DRAAdminNamespaceLabelKey).
+  create(admin, "/api/v1/namespaces",
+         {{"apiVersion", "v1"},
+          {"kind", "Namespace"},
+          {"metadata", {{"name", "ops"}, {"labels", {{"resource.kubernetes.io/admin-access", "true"}}}}}});
+  register_node(admin);
+  publish_gpus(admin);
+  // A class whose selector fails when run: the allocator's error makes the scheduler write
+  // SchedulerError, not Unschedulable.
+  create(admin, "/apis/resource.k8s.io/v1/deviceclasses",
+         {{"apiVersion", "resource.k8s.io/v1"},
+          {"kind", "DeviceClass"},
+          {"metadata", {{"name", "broken.example.com"}}},
+          {"spec",
+           {{"selectors",
+             json::array({{{"cel", {{"expression", "device.attributes['gpu.example.com'].missing == 'x'"}}}}})}}}});
+  const std::string claims = std::string("/apis/resource.k8s.io/v1/namespaces/") + ns + "/resourceclaims";
+  const std::string pods = std::string("/api/v1/namespaces/") + ns + "/pods";
+  json broken = claim("broken", 1);
+  broken["spec"]["devices"]["requests"][0]["exactly"]["deviceClassName"] = "broken.example.com";
+  create(admin, claims, broken);
+  create(admin, pods, pod_with_claim("broken-pod", "broken"));
+  json typo = claim("typo", 1);
+  typo["spec"]["devices"]["requests"][0]["exactly"]["deviceClassName"] = "gpu.typo.com";
+  create(admin, claims, typo);
+  create(admin, pods, pod_with_claim("typo-pod", "typo"));
+  json monitor = claim("monitor", 1);
+  monitor["metadata"]["namespace"] = "ops";
+  monitor["spec"]["devices"]["requests"][0]["exactly"]["adminAccess"] = true;
+  create(admin, "/apis/resource.k8s.io/v1/namespaces/ops/resourceclaims", monitor);
+  json monitor_pod = pod_with_claim("monitor", "monitor");
+  monitor_pod["metadata"]["namespace"] = "ops";
+  create(admin, "/api/v1/namespaces/ops/pods", monitor_pod);
+
+  auto scheduler_condition = [&](const std::string& pod) {
+    return wait_for([&] { return get_object(admin, pods + "/" + pod); },
+                    [](const json& p) { return !condition_message(p, "PodScheduled").empty(); });
+  };
+  json broken_seen = scheduler_condition("broken-pod");
+  const std::string broken_said = condition_message(broken_seen, "PodScheduled");
+  INFO(broken_said);
+  CHECK_THAT(broken_said, Catch::Contains("class broken.example.com: selector #0 on device") &&
+                              Catch::Contains("CEL runtime error"));
+  json typo_seen = scheduler_condition("typo-pod");
+  const std::string typo_said = condition_message(typo_seen, "PodScheduled");
+  CHECK_THAT(typo_said, Catch::StartsWith("0/1 nodes are available: request gpu: device class gpu.typo.com does not "
+                                          "exist."));
+  json allocated =
+      wait_for([&] { return get_object(admin, "/apis/resource.k8s.io/v1/namespaces/ops/resourceclaims/monitor"); },
+               [](const json& c) { return c.contains("status") && c["status"].contains("allocation"); });
+  REQUIRE(allocated["status"].contains("allocation"));
+  CHECK(allocated["status"]["allocation"]["devices"]["results"][0].value("adminAccess", false) == true);
+
+  sextantd_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
+  REQUIRE(live.wait_ready(std::chrono::seconds(60)));
+
+  // SchedulerError: the pod still shows the scheduler's words, and DRA reads its class.
+  json broken_view = wait_for([&] { return live.get(std::string("/api/v1/core/pods/") + ns + "/broken-pod"); },
+                              [](const json& v) { return v.value("waiting", json()).is_object(); });
+  REQUIRE(broken_view["waiting"].is_object());
+  CHECK(broken_view["waiting"]["message"] == broken_said);
+  CHECK(broken_view["state"]["reason"] == "SchedulerError");
+  bool cel_named = false;
+  for (const json& reason : broken_view["waiting"].value("reasons", json::array())) {
+    cel_named =
+        cel_named || (reason.value("id", "") == "cel-runtime-error" && reason["deviceClass"] == "broken.example.com");
+  }
+  CHECK(cel_named);
+
+  // The missing class: one reason, not the claim's fact and the scheduler's words twice.
+  json typo_view = wait_for([&] { return live.get(std::string("/api/v1/core/pods/") + ns + "/typo-pod"); },
+                            [](const json& v) { return v.value("waiting", json()).is_object(); });
+  std::size_t class_reasons = 0;
+  for (const json& reason : typo_view["waiting"].value("reasons", json::array())) {
+    class_reasons += reason.value("id", "") == "device-class-missing" ? 1 : 0;
+  }
+  CHECK(class_reasons == 1);
+
+  // Admin access holds no device: the Devices page says who watches, and that it is free.
+  json devices = wait_for([&] { return live.get("/api/v1/dra/devices"); },
+                          [](const json& v) {
+                            for (const json& row : v.value("items", json::array())) {
+                              if (!row.value("adminAccessBy", json::array()).empty()) {
+                                return true;
+                              }
+                            }
+                            return false;
+                          });
+  bool watched = false;
+  for (const json& row : devices.value("items", json::array())) {
+    const json& by = row.value("adminAccessBy", json::array());
+    if (!by.empty()) {
+      watched = true;
+      CHECK(by[0]["name"] == "monitor");
+    }
+    CHECK((!row["allocatedTo"].is_object() || row["allocatedTo"]["name"] != "monitor"));
+  }
+  CHECK(watched);
+}
+
 TEST_CASE("the real Job controller's conditions are what sextantd shows for a Job", "[integration][controllers]") {
   test_cluster cluster({.controllers = {"kube-controller-manager"}});
   admin_client admin = cluster.admin();

@@ -4,7 +4,14 @@
 // Running and Ready), and sextantd's Ray Cluster view carries the state, reason and message
 // KubeRay wrote, first provisioning and then ready, with its pods linked and counted per group.
 //
-// States the live tests reach: a Ray Cluster provisioning and ready; a Ray Job Initializing
+// A Ray Cluster whose head never becomes ready (its image cannot be pulled) stays Provisioning in
+// KubeRay's words, with HeadPodReady False and the container's reason; sextantd says the head is
+// not ready and times the spec's "head not ready for 5 minutes" problem from the earlier of
+// HeadPodReady and the head pod's own Ready (the threshold itself is unit-tested: a live test
+// would wait 5 minutes).
+//
+// States the live tests reach: a Ray Cluster provisioning and ready, or stuck with its head not
+// ready; a Ray Job Initializing
 // (waiting for the cluster KubeRay made for it) and then Running with no job status, its
 // submitter Job made. The job's own status comes from the Ray dashboard on the head pod, which
 // nothing serves here, so a Ray Job's later states (a job status, Retrying, Complete, Failed)
@@ -285,4 +292,99 @@ TEST_CASE("a Ray Job waits for the Ray Cluster KubeRay made for it, then is subm
   CHECK(running["status"].value("jobStatus", "") == "");
   CHECK(running_view["state"] ==
         json{{"label", "Pending"}, {"reason", nullptr}, {"message", "Submitted; the Ray job has not started yet."}});
+}
+
+TEST_CASE("a Ray Cluster whose head never becomes ready is KubeRay's Provisioning and sextantd's head problem",
+          "[integration][controllers][kuberay]") {
+  test_cluster cluster({.controllers = {"kuberay"}});
+  admin_client admin = cluster.admin();
+  create(admin, "/api/v1/namespaces", {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
+  create(admin, "/api/v1/nodes", {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", node}}}});
+  json head_group = {{"rayStartParams", json::object()},
+                     {"template", {{"spec", {{"containers", json::array({container("ray-head")})}}}}}};
+  create(admin, clusters,
+         {{"apiVersion", "ray.io/v1"},
+          {"kind", "RayCluster"},
+          {"metadata", {{"name", "stuck"}, {"namespace", ns}}},
+          {"spec", {{"headGroupSpec", head_group}}}});
+
+  json made = wait_for([&] { return get_object(admin, pods + "?labelSelector=ray.io%2Fcluster%3Dstuck"); },
+                       [](const json& l) { return l.is_object() && l.value("items", json::array()).size() == 1; });
+  const std::string head = pod_named(made, "head");
+  REQUIRE(!head.empty());
+  bind(admin, head);
+  // What the kubelet writes once it cannot pull the image.
+  const std::string since = ago(std::chrono::minutes(0));
+  json current = get_object(admin, pods + "/" + head);
+  REQUIRE(current.is_object());
+  write_status(
+      admin, pods, current,
+      {{"phase", "Pending"},
+       {"hostIP", "10.0.0.1"},
+       {"startTime", since},
+       {"conditions", json::array({{{"type", "PodScheduled"}, {"status", "True"}, {"lastTransitionTime", since}},
+                                   {{"type", "Initialized"}, {"status", "True"}, {"lastTransitionTime", since}},
+                                   {{"type", "ContainersReady"},
+                                    {"status", "False"},
+                                    {"reason", "ContainersNotReady"},
+                                    {"message", "containers with unready status: [ray-head]"},
+                                    {"lastTransitionTime", since}},
+                                   {{"type", "Ready"},
+                                    {"status", "False"},
+                                    {"reason", "ContainersNotReady"},
+                                    {"message", "containers with unready status: [ray-head]"},
+                                    {"lastTransitionTime", since}}})},
+       {"containerStatuses",
+        json::array({{{"name", "ray-head"},
+                      {"image", "rayproject/ray:2.46.0"},
+                      {"imageID", ""},
+                      {"ready", false},
+                      {"started", false},
+                      {"restartCount", 0},
+                      {"state",
+                       {{"waiting",
+                         {{"reason", "ImagePullBackOff"},
+                          {"message", "Back-off pulling image \"rayproject/ray:2.46.0\""}}}}}}})}});
+
+  // KubeRay copies the head pod's Ready into HeadPodReady, the waiting container's reason for
+  // ContainersNotReady (FindHeadPodReadyCondition: controllers/ray/utils/util.go), and keeps
+  // RayClusterProvisioned False: the cluster has never been ready.
+  json stuck =
+      wait_for([&] { return get_object(admin, clusters + "/stuck"); },
+               [](const json& c) { return condition_of(c, "HeadPodReady").value("reason", "") == "ImagePullBackOff"; });
+  INFO(stuck.dump());
+  REQUIRE(condition_of(stuck, "HeadPodReady").value("status", "") == "False");
+  CHECK(condition_of(stuck, "RayClusterProvisioned").value("status", "") == "False");
+
+  sextantd_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
+  REQUIRE(live.wait_ready(std::chrono::seconds(60)));
+  const std::string view_path = std::string("/api/v1/kuberay/rayclusters/") + ns + "/stuck";
+  json view = wait_for([&] { return live.get(view_path); },
+                       [](const json& v) { return v.value("headNotReadySince", json()).is_string(); },
+                       std::chrono::seconds(30));
+  INFO(view.dump());
+  CHECK(view["state"]["label"] == "Provisioning");
+  CHECK(view["state"]["reason"] == "RayClusterPodsProvisioning");
+  CHECK(view["state"]["message"].get<std::string>().find("The head is not ready (ImagePullBackOff).") !=
+        std::string::npos);
+  // The earlier of KubeRay's HeadPodReady, False since its first reconcile (the head not found
+  // yet), and the head pod's own Ready, False since the kubelet wrote it.
+  const std::string operator_since = condition_of(stuck, "HeadPodReady").value("lastTransitionTime", "");
+  REQUIRE(!operator_since.empty());
+  CHECK(view["headNotReadySince"] == std::min(operator_since, since));
+
+  // Not ready for less than 5 minutes: judged, and no problem yet.
+  const std::string problems_path = "/api/v1/problems?category=kuberay";
+  json problems = wait_for([&] { return live.get(problems_path); },
+                           [](const json& p) {
+                             for (const json& c : p.value("categories", json::array())) {
+                               if (c.value("id", "") == "kuberay") {
+                                 return c.value("evaluated", false);
+                               }
+                             }
+                             return false;
+                           },
+                           std::chrono::seconds(30));
+  INFO(problems.dump());
+  CHECK(problems["problems"].empty());
 }

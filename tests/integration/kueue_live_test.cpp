@@ -5,7 +5,9 @@
 // its job webhook suspends the Jobs on the way in. The expected words are Kueue's own at the
 // pinned version: a version bump that changes them shows up here as a diff.
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <thread>
 
@@ -14,9 +16,11 @@
 #include "live_objects.hpp"
 #include "sextantd_process.hpp"
 #include "test_cluster.hpp"
+#include "util/time.hpp"
 
 using namespace sextant;
 using namespace sextant::integration;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -80,6 +84,32 @@ json workload_of(admin_client& admin, const std::string& job_name) {
 
 bool has_condition(const json& object, const std::string& type, const std::string& status) {
   return condition_of(object, type).value("status", "") == status;
+}
+
+bool has_reason(const json& object, const std::string& type, const std::string& reason) {
+  return condition_of(object, type).value("reason", "") == reason;
+}
+
+// Changes an object's spec as an administrator's `kubectl edit` would: read, change, write back,
+// again when a controller wrote in between (409).
+json edit_spec(admin_client& admin, const std::string& path, const std::function<void(json&)>& change) {
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    json object = get_object(admin, path);
+    REQUIRE(object.is_object());
+    change(object["spec"]);
+    answer written = admin.put(path, object);
+    if (written.ok()) {
+      return written.body();
+    }
+    INFO(written.status << " " << written.text);
+    REQUIRE(written.status == 409);
+  }
+  FAIL("the object kept changing under the edit: " << path);
+  return json();
+}
+
+std::string transition_time_of(const json& object, const std::string& type) {
+  return condition_of(object, type).value("lastTransitionTime", "");
 }
 
 }  // namespace
@@ -167,7 +197,9 @@ TEST_CASE("Kueue's own statuses are what sextantd shows: admitted, finished, pen
   CHECK(held_condition.value("message", "") == "ClusterQueue held-queue is inactive");
   json held_view = view_of(workloads + held["metadata"].value("name", ""), "Pending");
   CHECK(held_view["state"]["message"] == "Waits because its Cluster Queue held-queue is stopped (stopPolicy Hold).");
-  json lost_view = view_of(workloads + lost["metadata"].value("name", ""), "Pending");
+  // A missing queue is no stop: the Workload is Inadmissible, as Kueue's reason says.
+  json lost_view = view_of(workloads + lost["metadata"].value("name", ""), "Inadmissible");
+  CHECK(lost_view["state"]["label"] == "Inadmissible");
   CHECK(lost_view["state"]["message"] == "Waits because its Local Queue nowhere does not exist.");
 
   json stopped_view = view_of("/api/v1/kueue/clusterqueues/held-queue", "Stopped");
@@ -186,20 +218,7 @@ TEST_CASE("Kueue's own statuses are what sextantd shows: admitted, finished, pen
   CHECK(queue["waiting"]["blockedBy"]["state"]["label"] == "Stopped");
 
   // Finished: the Job controller ran the admitted Job's pod; it succeeds as a kubelet says.
-  const std::string pods = std::string("/api/v1/namespaces/") + ns + "/pods";
-  json pod_list = wait_for([&] { return get_object(admin, pods + "?labelSelector=job-name%3Dfits"); },
-                           [](const json& l) { return l.is_object() && !l.value("items", json::array()).empty(); });
-  REQUIRE(!pod_list.value("items", json::array()).empty());
-  json pod = pod_list["items"][0];
-  pod["status"]["phase"] = "Succeeded";
-  pod["status"]["containerStatuses"] =
-      json::array({{{"name", "main"},
-                    {"image", "registry.k8s.io/pause:3.10"},
-                    {"imageID", ""},
-                    {"ready", false},
-                    {"restartCount", 0},
-                    {"state", {{"terminated", {{"exitCode", 0}, {"reason", "Completed"}}}}}}});
-  REQUIRE(admin.put(pods + "/" + pod["metadata"]["name"].get<std::string>() + "/status", pod).ok());
+  end_job_pod(admin, ns, "fits", true);
   json finished = wait_for([&] { return workload_of(admin, "fits"); },
                            [](const json& w) { return has_condition(w, "Finished", "True"); });
   const json finished_condition = condition_of(finished, "Finished");
@@ -208,4 +227,167 @@ TEST_CASE("Kueue's own statuses are what sextantd shows: admitted, finished, pen
   json finished_view = view_of(workloads + fits_workload, "Finished");
   CHECK(finished_view["state"]["reason"] == finished_condition.value("reason", ""));
   CHECK(finished_view["state"]["message"] == finished_condition.value("message", ""));
+}
+
+TEST_CASE(
+    "Kueue's words for a stop over a misconfiguration, a Cohort cycle and a queue broken under a waiting Workload",
+    "[integration][controllers][kueue]") {
+  // What Kueue v0.19.2 writes, pinned: a stop and a missing flavor in one message, the stop's
+  // reason first, whichever came first (pkg/cache/scheduler/clusterqueue.go:311-363); the
+  // transition time kept while only the reason changes (clusterqueue_controller.go:538,
+  // pkg/workload/workload.go:794-803); Active=False with reason Ready for a Cluster Queue made
+  // under a Cohort cycle. Then what sextantd makes of it, live and from a snapshot with a later
+  // clock.
+  test_cluster cluster({.controllers = {"kube-controller-manager", "kueue"}});
+  admin_client admin = cluster.admin();
+  create(admin, "/api/v1/namespaces", {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
+  create(admin, kueue_api + "/resourceflavors",
+         {{"apiVersion", v1beta2}, {"kind", "ResourceFlavor"}, {"metadata", {{"name", "default-flavor"}}}});
+  const std::string cluster_queues = kueue_api + "/clusterqueues";
+  const std::string local_queues = kueue_api + "/namespaces/" + ns + "/localqueues";
+  const std::string jobs = std::string("/apis/batch/v1/namespaces/") + ns + "/jobs";
+  sextantd_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
+  REQUIRE(live.wait_ready(std::chrono::seconds(60)));
+  auto view_of = [&](const std::string& path, const std::function<bool(const json&)>& done) {
+    return wait_for([&] { return live.get(path); }, done, std::chrono::seconds(30));
+  };
+  auto labelled = [](const std::string& label) {
+    return [label](const json& v) { return v.value("state", json::object()).value("label", "") == label; };
+  };
+
+  // Stopped first, then found misconfigured: made with both.
+  create(admin, cluster_queues, cluster_queue("stopped-first", "missing-flavor", "2", true));
+  json stopped_first = wait_for([&] { return get_object(admin, cluster_queues + "/stopped-first"); },
+                                [](const json& q) { return has_reason(q, "Active", "Stopped"); });
+  const std::string both =
+      "Can't admit new workloads: is stopped, references missing ResourceFlavor(s): missing-flavor.";
+  CHECK(condition_of(stopped_first, "Active").value("message", "") == both);
+  // Misconfigured first, then stopped: the same words, and the time it became inactive kept.
+  create(admin, cluster_queues, cluster_queue("misconfigured-first", "missing-flavor", "2", false));
+  json misconfigured = wait_for([&] { return get_object(admin, cluster_queues + "/misconfigured-first"); },
+                                [](const json& q) { return has_reason(q, "Active", "FlavorNotFound"); });
+  const std::string misconfigured_since = transition_time_of(misconfigured, "Active");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  edit_spec(admin, cluster_queues + "/misconfigured-first", [](json& spec) { spec["stopPolicy"] = "Hold"; });
+  json then_stopped = wait_for([&] { return get_object(admin, cluster_queues + "/misconfigured-first"); },
+                               [](const json& q) { return has_reason(q, "Active", "Stopped"); });
+  CHECK(condition_of(then_stopped, "Active").value("message", "") == both);
+  CHECK(transition_time_of(then_stopped, "Active") == misconfigured_since);
+
+  // sextantd: inactive for another reason than the stop (a kueue-queues problem once 2 minutes
+  // have passed), saying the queue stays inactive once the stop is lifted.
+  json stopped_view = view_of("/api/v1/kueue/clusterqueues/stopped-first", labelled("Inactive"));
+  CHECK(stopped_view["state"]["label"] == "Inactive");
+  CHECK(stopped_view["state"]["reason"] == "Stopped");
+  CHECK(stopped_view["state"]["message"] ==
+        both + " It stays inactive when the stop is lifted: besides the stop, Kueue finds it misconfigured.");
+
+  // Lifted: Kueue changes the reason and keeps the time the stop began.
+  const std::string stopped_since = transition_time_of(stopped_first, "Active");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  for (const char* name : {"stopped-first", "misconfigured-first"}) {
+    edit_spec(admin, cluster_queues + "/" + name, [](json& spec) { spec["stopPolicy"] = "None"; });
+  }
+  json lifted = wait_for([&] { return get_object(admin, cluster_queues + "/stopped-first"); },
+                         [](const json& q) { return has_reason(q, "Active", "FlavorNotFound"); });
+  CHECK(condition_of(lifted, "Active").value("message", "") ==
+        "Can't admit new workloads: references missing ResourceFlavor(s): missing-flavor.");
+  CHECK(transition_time_of(lifted, "Active") == stopped_since);
+  CHECK(lifted["metadata"].value("generation", 0) > 1);
+  json lifted_view = view_of("/api/v1/kueue/clusterqueues/stopped-first", labelled("Inactive"));
+  CHECK(lifted_view["state"]["reason"] == "FlavorNotFound");
+
+  // A Cluster Queue made under a Cohort cycle: Kueue never evaluates it and writes Active=False
+  // with an active queue's reason and message (pkg/cache/scheduler/clusterqueue.go:161-165, 365;
+  // cache.go:389-400); its Workload is "inactive" in the workload controller's words
+  // (workload_controller.go:2090-2091).
+  for (auto [name, parent] : {std::pair{"loop-a", "loop-b"}, std::pair{"loop-b", "loop-a"}}) {
+    create(admin, kueue_api + "/cohorts",
+           {{"apiVersion", v1beta2},
+            {"kind", "Cohort"},
+            {"metadata", {{"name", name}}},
+            {"spec", {{"parentName", parent}}}});
+  }
+  json cycled_queue = cluster_queue("cycled", "default-flavor", "2", false);
+  cycled_queue["spec"]["cohortName"] = "loop-a";
+  create(admin, cluster_queues, cycled_queue);
+  create(admin, local_queues, local_queue("to-cycle", "cycled"));
+  // A queue that breaks under a Workload already waiting for quota.
+  create(admin, cluster_queues, cluster_queue("breaks-later", "default-flavor", "1", false));
+  create(admin, local_queues, local_queue("to-break", "breaks-later"));
+  submit(admin, jobs, queued_job("in-cycle", "to-cycle", "1"));
+  submit(admin, jobs, queued_job("waits", "to-break", "3"));
+
+  json cycled = wait_for([&] { return get_object(admin, cluster_queues + "/cycled"); },
+                         [](const json& q) { return !condition_of(q, "Active").empty(); });
+  const json cycled_active = condition_of(cycled, "Active");
+  CHECK(cycled_active.value("status", "") == "False");
+  CHECK(cycled_active.value("reason", "") == "Ready");
+  CHECK(cycled_active.value("message", "") == "Can admit new workloads");
+  json in_cycle = wait_for([&] { return workload_of(admin, "in-cycle"); },
+                           [](const json& w) { return has_condition(w, "QuotaReserved", "False"); });
+  CHECK(condition_of(in_cycle, "QuotaReserved").value("reason", "") == "Inadmissible");
+  CHECK(condition_of(in_cycle, "QuotaReserved").value("message", "") == "ClusterQueue cycled is inactive");
+  json cycled_view = view_of("/api/v1/kueue/clusterqueues/cycled", labelled("Inactive"));
+  CHECK_THAT(cycled_view["state"]["message"].get<std::string>(), Catch::Contains("loop-a → loop-b → loop-a"));
+  json cycle_view = view_of(std::string("/api/v1/kueue/workloads/") + ns + "/" + in_cycle["metadata"].value("name", ""),
+                            labelled("Inadmissible"));
+  CHECK(cycle_view["state"]["label"] == "Inadmissible");
+  CHECK_THAT(cycle_view["state"]["message"].get<std::string>(),
+             Catch::StartsWith("Waits because its Cluster Queue cycled is inactive: Kueue admits no Workload from it"));
+
+  json waits = wait_for([&] { return workload_of(admin, "waits"); },
+                        [](const json& w) { return has_reason(w, "QuotaReserved", "Pending"); });
+  const std::string waiting_since = transition_time_of(waits, "QuotaReserved");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  edit_spec(admin, cluster_queues + "/breaks-later", [](json& spec) {
+    spec["admissionChecksStrategy"] = {{"admissionChecks", json::array({{{"name", "missing-check"}}})}};
+  });
+  json broken = wait_for([&] { return get_object(admin, cluster_queues + "/breaks-later"); },
+                         [](const json& q) { return has_reason(q, "Active", "AdmissionCheckNotFound"); });
+  const std::string broken_since = transition_time_of(broken, "Active");
+  json held = wait_for([&] { return workload_of(admin, "waits"); },
+                       [](const json& w) { return has_reason(w, "QuotaReserved", "Inadmissible"); });
+  CHECK(condition_of(held, "QuotaReserved").value("message", "") == "ClusterQueue breaks-later is inactive");
+  // The Workload keeps the time it began waiting; the queue's own condition says when it broke.
+  CHECK(transition_time_of(held, "QuotaReserved") == waiting_since);
+  CHECK(broken_since > waiting_since);
+
+  // A daemon that reads these objects ten minutes later cannot tell when the lifted queues' fault
+  // began (their time is the stop's), nor when "breaks-later" broke (edited since it was made,
+  // its time may be a lifted stop's too), nor so when the Workload under it began to be held: it
+  // counts all three from its own first sight, so none is a problem yet. The Workload's own time
+  // is when it began waiting for quota, long before.
+  const fs::path snapshot =
+      dump_lists(admin, cluster.dir() / "snapshot",
+                 {"/apis/apiextensions.k8s.io/v1/customresourcedefinitions", kueue_api + "/clusterqueues",
+                  kueue_api + "/localqueues", kueue_api + "/workloads", kueue_api + "/resourceflavors",
+                  kueue_api + "/admissionchecks", kueue_api + "/cohorts", kueue_api + "/workloadpriorityclasses",
+                  "/apis/batch/v1/jobs"});
+  write_text(cluster.dir() / "settings.json", R"({"categories": {"kueue-workloads": {"enabled": true}}})");
+  const std::string later = format_rfc3339(*parse_rfc3339(broken_since) + std::chrono::minutes(10));
+  sextantd_process files(
+      {"--snapshot", snapshot.string(), "--now", later, "--settings-file", (cluster.dir() / "settings.json").string()},
+      cluster.dir() / "snapshot.log");
+  REQUIRE(files.wait_ready(std::chrono::seconds(30)));
+  std::vector<std::string> named;
+  for (const char* category : {"kueue-queues", "kueue-workloads"}) {
+    json problems =
+        wait_for([&] { return files.get(std::string("/api/v1/problems?category=") + category); },
+                 [](const json& page) { return page.value("incomplete", true) == false; }, std::chrono::seconds(30));
+    INFO(problems.dump());
+    REQUIRE(problems.value("incomplete", true) == false);
+    for (const json& p : problems["problems"]) {
+      named.push_back(p.value("name", ""));
+    }
+  }
+  for (const std::string& name : {std::string("stopped-first"), std::string("misconfigured-first"),
+                                  std::string("breaks-later"), held["metadata"].value("name", "")}) {
+    INFO(name);
+    CHECK(std::find(named.begin(), named.end(), name) == named.end());
+  }
+  // The Cohort cycle's Workload: held by a queue Kueue cannot use, whatever reason it wrote.
+  json cycle_snapshot =
+      files.get(std::string("/api/v1/kueue/workloads/") + ns + "/" + in_cycle["metadata"].value("name", ""));
+  CHECK(cycle_snapshot["state"]["label"] == "Inadmissible");
 }

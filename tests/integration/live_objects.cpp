@@ -56,6 +56,26 @@ std::filesystem::path dump_lists(admin_client& admin, const std::filesystem::pat
   return dir;
 }
 
+void end_job_pod(admin_client& admin, const std::string& namespace_, const std::string& job, bool succeeded) {
+  const std::string pods = "/api/v1/namespaces/" + namespace_ + "/pods";
+  json list = wait_for([&] { return get_object(admin, pods + "?labelSelector=job-name%3D" + job); },
+                       [](const json& l) { return l.is_object() && !l.value("items", json::array()).empty(); });
+  INFO("pods of Job " << namespace_ << "/" << job << ": " << list.dump());
+  REQUIRE(!list.value("items", json::array()).empty());
+  json pod = list["items"][0];
+  pod["status"]["phase"] = succeeded ? "Succeeded" : "Failed";
+  json ended = {{"exitCode", succeeded ? 0 : 1}, {"reason", succeeded ? "Completed" : "Error"}};
+  pod["status"]["containerStatuses"] = json::array({{{"name", "main"},
+                                                     {"image", "registry.k8s.io/pause:3.10"},
+                                                     {"imageID", ""},
+                                                     {"ready", false},
+                                                     {"restartCount", 0},
+                                                     {"state", {{"terminated", ended}}}}});
+  answer written = admin.put(pods + "/" + pod["metadata"]["name"].get<std::string>() + "/status", pod);
+  INFO(written.status << " " << written.text);
+  REQUIRE(written.ok());
+}
+
 std::string ago(std::chrono::minutes minutes) {
   return format_rfc3339(std::chrono::system_clock::now() - minutes);
 }

@@ -34,6 +34,10 @@ json write_status(admin_client& admin, const std::string& collection, json objec
 std::filesystem::path dump_lists(admin_client& admin, const std::filesystem::path& dir,
                                  const std::vector<std::string>& paths);
 
+// Waits for the Job controller's pod of Job `job` in `namespace_`, then ends it as a kubelet
+// would: Succeeded (its container "main" exited 0, Completed) or Failed (exited 1, Error).
+void end_job_pod(admin_client& admin, const std::string& namespace_, const std::string& job, bool succeeded);
+
 // A time `minutes` before now, as RFC 3339: what a controller wrote that long ago.
 std::string ago(std::chrono::minutes minutes);
 

@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "live_harness.hpp"
+#include "live_objects.hpp"
 #include "sextantd_process.hpp"
 #include "test_cluster.hpp"
 
@@ -111,6 +112,28 @@ TEST_CASE("the Queue section works live for job kinds no section shows", "[integ
                       "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, "
                       "1 more needed"},
                      {"lastTransitionTime", "2026-11-29T10:00:00Z"}}})}};
+  // The queues the Workloads wait in, Active as Kueue reports them: the scheduler weighed the
+  // Workloads against their quota, so both queues were there and working.
+  const std::string kueue = "/apis/kueue.x-k8s.io/v1beta2";
+  const json queues[] = {{{"apiVersion", "kueue.x-k8s.io/v1beta2"},
+                          {"kind", "ClusterQueue"},
+                          {"metadata", {{"name", "cluster-queue"}}},
+                          {"spec", {{"namespaceSelector", json::object()}}}},
+                         {{"apiVersion", "kueue.x-k8s.io/v1beta2"},
+                          {"kind", "LocalQueue"},
+                          {"metadata", {{"name", "user-queue"}, {"namespace", ns}}},
+                          {"spec", {{"clusterQueue", "cluster-queue"}}}}};
+  for (const json& queue : queues) {
+    const bool local = queue["kind"] == "LocalQueue";
+    const std::string collection =
+        kueue + (local ? "/namespaces/" + std::string(ns) + "/localqueues" : "/clusterqueues");
+    json made = create(admin, collection, queue);
+    write_status(admin, collection, made,
+                 {{"conditions",
+                   json::array({condition("Active", "True", "Ready",
+                                          local ? "Can submit new workloads to localQueue" : "Can admit new workloads",
+                                          std::chrono::minutes(60))})}});
+  }
   std::map<std::string, std::string> workload_of;
   for (const job_kind& kind : job_kinds) {
     // The PyTorchJob has no queue label: its section shows because its Workload exists.

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -54,13 +55,51 @@ http_reply http_call(unsigned short port, const std::string& method, const std::
   return reply;
 }
 
+std::pair<int, std::string> run_to_exit(const std::string& args, int seconds) {
+  // `timeout`: a daemon that wrongly accepts what it is given would serve for ever.
+  const std::string command =
+      "timeout " + std::to_string(seconds) + " " + std::string(SEXTANT_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string output;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
+    output += buffer;
+  }
+  const int status = ::pclose(pipe);
+  return {WEXITSTATUS(status), output};
+}
+
 unsigned short free_port() {
   asio::io_context io;
   asio::ip::tcp::acceptor acceptor(io, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
   return acceptor.local_endpoint().port();
 }
 
+daemon_process::daemon_process(std::vector<std::string> args, no_wait) {
+  launch(std::move(args));
+}
+
 daemon_process::daemon_process(std::vector<std::string> args) {
+  launch(std::move(args));
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    try {
+      if (http_call(port_, "GET", "/healthz").status == 200) {
+        return;
+      }
+    } catch (const std::exception&) {
+    }
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      FAIL("sextantd exited at start:\n" << log());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  FAIL("sextantd did not answer /healthz within 10 s:\n" << log());
+}
+
+void daemon_process::launch(std::vector<std::string> args) {
   port_ = free_port();
   args.insert(args.begin(), SEXTANT_BINARY);
   args.push_back("--listen");
@@ -82,21 +121,33 @@ daemon_process::daemon_process(std::vector<std::string> args) {
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
-  for (int attempt = 0; attempt < 200; ++attempt) {
-    try {
-      if (http_call(port_, "GET", "/healthz").status == 200) {
-        return;
-      }
-    } catch (const std::exception&) {
-    }
-    int status = 0;
-    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-      pid_ = -1;
-      FAIL("sextantd exited at start:\n" << log());
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
+
+bool daemon_process::running() const {
+  if (pid_ <= 0) {
+    return false;
   }
-  FAIL("sextantd did not answer /healthz within 10 s:\n" << log());
+  // WNOWAIT: look without reaping, so that stop() still reads the exit status.
+  siginfo_t info{};
+  return ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0;
+}
+
+bool daemon_process::signal(int number) const {
+  return running() && ::kill(pid_, number) == 0;
+}
+
+bool daemon_process::wait_for_log(const std::string& text, std::chrono::milliseconds timeout) const {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (log().find(text) != std::string::npos) {
+      return true;
+    }
+    if (!running()) {
+      return log().find(text) != std::string::npos;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
 }
 
 daemon_process::~daemon_process() {

@@ -3,26 +3,27 @@
 #include <catch2/catch.hpp>
 
 #include "support/fixtures.hpp"
+#include "support/section_views.hpp"
 
 using namespace sextant;
 using sextant::testing::fixture_cluster;
 
+namespace {
+
+// A Pending pod with the PodScheduled=False condition the scheduler wrote.
+std::string pending_pod(const std::string& name, const std::string& reason, const std::string& message) {
+  return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", namespace: ml, uid: " + name +
+         "}\nspec: {containers: [{name: main, image: x}]}\nstatus:\n  phase: "
+         "Pending\n  conditions:\n  - type: PodScheduled\n    status: \"False\"\n    reason: " +
+         reason + "\n    message: '" + message + "'\n    lastTransitionTime: \"2026-11-29T11:00:00Z\"\n";
+}
+
+}  // namespace
+
 TEST_CASE("a Pending pod the scheduler could not place shows the scheduler's message", "[core][pods]") {
   fixture_cluster cluster;
-  cluster.load_yaml(R"(
-apiVersion: v1
-kind: Pod
-metadata: {name: trainer-0, namespace: ml, uid: p1}
-spec: {containers: [{name: main, image: x}]}
-status:
-  phase: Pending
-  conditions:
-  - type: PodScheduled
-    status: "False"
-    reason: Unschedulable
-    message: "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
-    lastTransitionTime: "2026-11-29T11:00:00Z"
-)");
+  cluster.load_yaml(
+      pending_pod("trainer-0", "Unschedulable", "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."));
   auto pod = cluster.get("", "Pod", "ml", "trainer-0");
   REQUIRE(pod);
   object_state state = core::pod_state(*pod, cluster.context());
@@ -91,4 +92,25 @@ status: {}
   CHECK(first.label == "Not ready");
   CHECK_THAT(first.message, Catch::Contains("Cordoned"));
   CHECK(core::node_state(*cluster.get("", "Node", "", "gpu-2"), context).label == "Unknown");
+}
+
+TEST_CASE("a Pending pod shows the scheduler's words whatever the condition's reason", "[core][pods]") {
+  // kube-scheduler's handleSchedulingFailure (pkg/scheduler/schedule_one.go, v1.37.2) writes
+  // SchedulerError for every failure that is not a rejection: PreBind timeouts and failures.
+  fixture_cluster cluster;
+  cluster.load_yaml(
+      pending_pod("binding", "SchedulerError",
+                  "running PreBind plugin \"VolumeBinding\": binding volumes: context deadline exceeded"));
+  auto pod = cluster.get("", "Pod", "ml", "binding");
+  REQUIRE(pod);
+  object_state state = core::pod_state(*pod, cluster.context());
+  CHECK(state.label == "Pending");
+  CHECK(state.reason == "SchedulerError");
+  CHECK(state.message == "running PreBind plugin \"VolumeBinding\": binding volumes: context deadline exceeded");
+  json view = testing::view_of(cluster, core::pod_kind, "ml", "binding");
+  REQUIRE(view["waiting"].is_object());
+  CHECK(view["waiting"]["message"] ==
+        "running PreBind plugin \"VolumeBinding\": binding volumes: context deadline exceeded");
+  CHECK(view["waiting"]["since"] == "2026-11-29T11:00:00Z");
+  CHECK(view["waiting"]["reasons"].empty());
 }

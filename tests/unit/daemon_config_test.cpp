@@ -1,6 +1,8 @@
 #include "config/daemon_config.hpp"
 
+#include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include <yaml-cpp/yaml.h>
@@ -34,7 +36,8 @@ TEST_CASE("bad flags and values are errors that name them", "[config]") {
   CHECK_THAT(error_of({"--colour", "red"}), Catch::Contains("unknown flag \"--colour\""));
   CHECK_THAT(error_of({"--listen", "8080"}), Catch::Contains("--listen") && Catch::Contains("ADDRESS:PORT"));
   CHECK_THAT(error_of({"--listen", "127.0.0.1:99999"}), Catch::Contains("out of range"));
-  CHECK_THAT(error_of({"--probe-listen", "8081"}), Catch::Contains("--probe-listen") && Catch::Contains("ADDRESS:PORT"));
+  CHECK_THAT(error_of({"--probe-listen", "8081"}),
+             Catch::Contains("--probe-listen") && Catch::Contains("ADDRESS:PORT"));
   CHECK_THAT(error_of({"--max-connections", "-3"}), Catch::Contains("--max-connections"));
   CHECK_THAT(error_of({"--log-format", "xml"}), Catch::Contains("not one of auto, text, json"));
   CHECK_THAT(error_of({"--now", "noon"}), Catch::Contains("RFC 3339"));
@@ -95,4 +98,65 @@ TEST_CASE("the help text: every flag stands apart from its text", "[config]") {
   }
   CHECK(options > 10);
   CHECK_THAT(sextant::usage_text(), Catch::Contains("--settings-configmap-file VALUE  A mounted ConfigMap key"));
+}
+
+TEST_CASE("a config file that is a directory, a device or has a list or mapping for a key is a clear error",
+          "[config]") {
+  auto error_of = [](const std::function<void()>& run) {
+    try {
+      run();
+    } catch (const config_error& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  daemon_config config;
+  CHECK_THAT(error_of([&] { apply_config_yaml(config, "[listen]: 127.0.0.1:9\n", "list.yaml"); }),
+             Catch::Contains("list.yaml:1") && Catch::Contains("name of a setting"));
+  CHECK_THAT(error_of([&] { apply_config_yaml(config, "? {a: b}\n: 1\n", "map.yaml"); }),
+             Catch::Contains("map.yaml:1") && Catch::Contains("name of a setting"));
+  // An alias bomb (10^6 leaves) where a value belongs is refused as it stands, never expanded.
+  std::string bomb = "a0: &a0 [x]\n";
+  for (int level = 1; level <= 6; ++level) {
+    const std::string previous = "*a" + std::to_string(level - 1);
+    bomb += "a" + std::to_string(level) + ": &a" + std::to_string(level) + " [" + previous;
+    for (int i = 1; i < 10; ++i) {
+      bomb += ", " + previous;
+    }
+    bomb += "]\n";
+  }
+  CHECK_THAT(error_of([&] { apply_config_yaml(config, "logLevel: debug\n" + bomb, "bomb.yaml"); }),
+             Catch::Contains("bomb.yaml:2: unknown key \"a0\""));
+  // The same anchors inside one value: a list, refused without being walked.
+  std::string value_bomb = "logLevel: [&a0 [x]";
+  for (int level = 1; level <= 6; ++level) {
+    value_bomb += ", &a" + std::to_string(level) + " [*a" + std::to_string(level - 1);
+    for (int i = 1; i < 10; ++i) {
+      value_bomb += ", *a" + std::to_string(level - 1);
+    }
+    value_bomb += "]";
+  }
+  value_bomb += "]\n";
+  CHECK_THAT(error_of([&] { apply_config_yaml(config, value_bomb, "b.yaml"); }),
+             Catch::Contains("b.yaml:1: logLevel: expected a single value"));
+  const auto dir = std::filesystem::temp_directory_path();
+  CHECK_THAT(error_of([&] {
+               parse_command_line({"--config", dir.string()});
+             }),
+             Catch::Contains("--config: cannot read " + dir.string() + ": it is a directory"));
+  // /dev/zero never ends: the read stops at the bound instead of hanging.
+  CHECK_THAT(error_of([&] {
+               parse_command_line({"--config", "/dev/zero"});
+             }),
+             Catch::Contains("/dev/zero is larger than 1048576 bytes"));
+}
+
+TEST_CASE("the snapshot limits are flags and keys like every setting", "[config]") {
+  auto parsed = parse_command_line({"--max-snapshot-file-bytes", "1073741824", "--max-yaml-alias-nodes", "5000"});
+  CHECK(parsed.config.max_snapshot_file_bytes == 1073741824ULL);
+  CHECK(parsed.config.max_yaml_alias_nodes == 5000);
+  daemon_config config;
+  apply_config_yaml(config, "maxSnapshotFileBytes: 5000000000\n", "big.yaml");
+  CHECK(config.max_snapshot_file_bytes == 5000000000ULL);
+  CHECK_THROWS_AS(parse_command_line({"--max-snapshot-file-bytes", "0"}), config_error);
 }

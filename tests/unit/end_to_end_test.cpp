@@ -126,18 +126,7 @@ TEST_CASE("SIGTERM with an idle connection open still stops within 5 seconds", "
 }
 
 TEST_CASE("start-up errors are clear and stop the daemon", "[e2e]") {
-  auto run = [](const std::string& args) {
-    std::string command = std::string(SEXTANT_BINARY) + " " + args + " 2>&1";
-    FILE* pipe = ::popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::string output;
-    char buffer[512];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
-      output += buffer;
-    }
-    int status = ::pclose(pipe);
-    return std::pair{WEXITSTATUS(status), output};
-  };
+  auto run = [](const std::string& args) { return testing::run_to_exit(args); };
   auto [bad_flag, flag_text] = run("--snapshott x");
   CHECK(bad_flag == 2);
   CHECK_THAT(flag_text, Catch::Contains("unknown flag \"--snapshott\""));

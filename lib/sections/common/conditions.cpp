@@ -2,6 +2,8 @@
 
 #include "util/masking/secrets.hpp"
 
+#include <algorithm>
+
 namespace sextant {
 
 const packed_value* condition_of(const packed_value& object, std::string_view type) {
@@ -36,6 +38,13 @@ std::optional<time_point> since_of(const packed_value* condition, const packed_v
     return at;
   }
   return created_at(object);
+}
+
+std::optional<time_point> later_of(std::optional<time_point> a, std::optional<time_point> b) {
+  if (a && b) {
+    return std::max(*a, *b);
+  }
+  return a ? a : b;
 }
 
 json time_or_null(const std::optional<time_point>& at) {

@@ -33,6 +33,9 @@ std::optional<time_point> created_at(const packed_value& object);
 // tell). Nullopt when neither is written.
 std::optional<time_point> since_of(const packed_value* condition, const packed_value& object);
 
+// The later of two times that may be unknown: either when only one is known.
+std::optional<time_point> later_of(std::optional<time_point> a, std::optional<time_point> b);
+
 // An RFC 3339 time, or null.
 json time_or_null(const std::optional<time_point>& at);
 

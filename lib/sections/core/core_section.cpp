@@ -43,6 +43,7 @@ section make_section() {
   jobs.details = job_details;
   jobs.profile =
       ingest_profile::keeping({"spec.suspend", "spec.completions", "spec.parallelism", "spec.backoffLimit", "status"});
+  jobs.joins = {pod_kind};  // its pods, linked
   s.resources.push_back(std::move(jobs));
   return s;
 }

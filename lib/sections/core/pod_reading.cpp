@@ -19,11 +19,6 @@ const packed_value* not_scheduled_condition(const packed_value& pod) {
   return condition_status(scheduled) == "False" ? scheduled : nullptr;
 }
 
-const packed_value* unschedulable_condition(const packed_value& pod) {
-  const packed_value* scheduled = not_scheduled_condition(pod);
-  return condition_reason(scheduled) == "Unschedulable" ? scheduled : nullptr;
-}
-
 void add_waiting_reason(const cached_object& pod, details_view& view, json reason) {
   json& waiting = view.blocks["waiting"];
   if (!waiting.is_object()) {

@@ -11,13 +11,10 @@ bool waiting_for_scheduler(const packed_value& pod);
 bool scheduling_gated(const packed_value& pod);
 // The PodScheduled=False condition, whatever its reason (Unschedulable or SchedulerError).
 const packed_value* not_scheduled_condition(const packed_value& pod);
-// The PodScheduled=False/Unschedulable condition of a Pending pod, if the scheduler wrote one.
-const packed_value* unschedulable_condition(const packed_value& pod);
 
 // Adds a reason a section reads (from the scheduler's words or its own objects) to the `waiting`
-// block of a pod's details. Where core showed no block (the scheduler wrote SchedulerError, or
-// nothing at all), the block is made from the PodScheduled condition: its message (null when
-// none) and since_of it.
+// block of a pod's details. Where core showed no block (the scheduler wrote nothing), the block is
+// made from the PodScheduled condition: its message (null when none) and since_of it.
 void add_waiting_reason(const cached_object& pod, details_view& view, json reason);
 
 }  // namespace sextant::core

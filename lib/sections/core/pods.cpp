@@ -15,8 +15,10 @@ object_state pod_state(const cached_object& pod, const view_context&) {
     if (scheduling_gated(body)) {
       state.reason = "SchedulingGated";
       state.message = "Held back by scheduling gates; the scheduler does not consider it yet.";
-    } else if (const packed_value* condition = unschedulable_condition(body)) {
-      state.reason = "Unschedulable";
+    } else if (const packed_value* condition = not_scheduled_condition(body)) {
+      // Whatever the reason (Unschedulable, SchedulerError when PreBind failed or timed out, a
+      // reason of a scheduler to come), the scheduler's own words are what tells why it waits.
+      state.reason = string_or(*condition, {"reason"}, "Unschedulable");
       state.message = string_or(*condition, {"message"}, "The scheduler could not place it and gave no message.");
     }
   }
@@ -84,7 +86,7 @@ void pod_details(const cached_object& pod, const view_context& context, details_
           {"message", "Held back by scheduling gates: the scheduler does not consider it until they are removed."},
           {"schedulingGates", gates},
           {"reasons", json::array()}};
-    } else if (const packed_value* condition = unschedulable_condition(body)) {
+    } else if (const packed_value* condition = not_scheduled_condition(body)) {
       waiting = {{"message", string_or(*condition, {"message"})},
                  {"since", time_or_null(since_of(condition, body))},
                  {"reasons", json::array()}};

@@ -7,6 +7,22 @@ bool condition_named_true(const packed_value& conditions, const std::string& typ
   return condition_true(find_condition(conditions, type));
 }
 
+// Whether a result is for admin access. Kubernetes 1.32 on writes it on the result; 1.31
+// (v1alpha3) wrote it only on the request the result names, so a result without the field is
+// read through its request, as that version meant it.
+bool admin_access_of(const packed_value& claim, const packed_value& result) {
+  if (auto written = get_bool(result, {"adminAccess"})) {
+    return *written;
+  }
+  const std::string request = split_request(string_or(result, {"request"})).first;
+  for (const packed_value& entry : array_or_empty(claim, {"spec", "devices", "requests"})) {
+    if (string_or(entry, {"name"}) == request) {
+      return get_bool(entry, {"adminAccess"}).value_or(get_bool(entry, {"exactly", "adminAccess"}).value_or(false));
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 const packed_value* claim_allocation(const packed_value& claim) {
@@ -26,7 +42,7 @@ std::vector<allocated_device> allocated_devices(const packed_value& claim) {
     }
     out.push_back(allocated_device{string_or(result, {"request"}), string_or(result, {"driver"}),
                                    string_or(result, {"pool"}), string_or(result, {"device"}),
-                                   string_or(result, {"shareID"}), &result});
+                                   string_or(result, {"shareID"}), admin_access_of(claim, result), &result});
   }
   return out;
 }

@@ -17,6 +17,9 @@ struct allocated_device {
   std::string pool;
   std::string device;
   std::string share_id;
+  // Admin access (monitoring, diagnostics): the scheduler does not count such a device as
+  // allocated, so the claim does not hold it (allocateddevices.go, foreachAllocatedDevice).
+  bool admin_access = false;
   const packed_value* result = nullptr;  // the status.allocation.devices.results[] entry
 };
 

@@ -131,7 +131,7 @@ json read_allocation(const cached_object& claim, const view_context& context, de
         {"pool", device.pool},
         {"device", device.device},
         {"shareID", or_null(device.share_id)},
-        {"adminAccess", get_bool(*device.result, {"adminAccess"}).value_or(false)},
+        {"adminAccess", device.admin_access},
         {"bindingConditions", binding_conditions},
         {"bindingFailureConditions", string_array(member(*device.result, "bindingFailureConditions"))},
         {"binding", binding_word(binding)},

@@ -79,7 +79,8 @@ allocation_index::allocation_index(const view_context& context) {
   claims_complete_ = claims_reason_.empty();
   for (const object_ptr& claim : context.store.list(claim_kind)) {
     for (const allocated_device& device : allocated_devices(claim->body())) {
-      holders_[{device.driver, device.pool, device.device}].push_back(
+      auto& index = device.admin_access ? admin_access_ : holders_;
+      index[{device.driver, device.pool, device.device}].push_back(
           claim_holder{std::string(claim->namespace_), std::string(claim->name),
                        context.path_json(claim_kind, claim->namespace_, claim->name)});
     }
@@ -95,11 +96,21 @@ json allocation_index::allocated_to(const std::string& driver, const std::string
   return claims_complete_ ? json(nullptr) : json("cannot tell");
 }
 
+const std::vector<claim_holder>& allocation_index::claims_at(
+    const std::map<device_key, std::vector<claim_holder>>& index, const device_key& key) {
+  static const std::vector<claim_holder> none;
+  auto it = index.find(key);
+  return it == index.end() ? none : it->second;
+}
+
 const std::vector<claim_holder>& allocation_index::holders(const std::string& driver, const std::string& pool,
                                                            const std::string& device) const {
-  static const std::vector<claim_holder> none;
-  auto it = holders_.find({driver, pool, device});
-  return it == holders_.end() ? none : it->second;
+  return claims_at(holders_, {driver, pool, device});
+}
+
+const std::vector<claim_holder>& allocation_index::admin_access(const std::string& driver, const std::string& pool,
+                                                                const std::string& device) const {
+  return claims_at(admin_access_, {driver, pool, device});
 }
 
 json device_row(const slice_info& info, std::string_view slice_name, const published_device& device, bool pool_complete,
@@ -124,6 +135,11 @@ json device_row(const slice_info& info, std::string_view slice_name, const publi
     others.push_back(holders[i].to_json());
   }
   row["alsoAllocatedTo"] = std::move(others);
+  json admins = json::array();
+  for (const claim_holder& claim : allocations.admin_access(info.driver, info.pool, device.name)) {
+    admins.push_back(claim.to_json());
+  }
+  row["adminAccessBy"] = std::move(admins);
   return row;
 }
 

@@ -67,11 +67,19 @@ class allocation_index {
   // Every claim seen holding a device (a shared device may have several).
   const std::vector<claim_holder>& holders(const std::string& driver, const std::string& pool,
                                            const std::string& device) const;
+  // Claims with admin access to a device: they do not hold it (the scheduler still gives it to
+  // others), so they are listed apart.
+  const std::vector<claim_holder>& admin_access(const std::string& driver, const std::string& pool,
+                                                const std::string& device) const;
   bool claims_complete() const { return claims_complete_; }
   const std::string& claims_reason() const { return claims_reason_; }
 
  private:
-  std::map<std::tuple<std::string, std::string, std::string>, std::vector<claim_holder>> holders_;
+  using device_key = std::tuple<std::string, std::string, std::string>;
+  static const std::vector<claim_holder>& claims_at(const std::map<device_key, std::vector<claim_holder>>& index,
+                                                    const device_key& key);
+  std::map<device_key, std::vector<claim_holder>> holders_;
+  std::map<device_key, std::vector<claim_holder>> admin_access_;
   bool claims_complete_ = false;
   std::string claims_reason_;
 };

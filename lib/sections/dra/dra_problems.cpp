@@ -5,6 +5,8 @@
 // only when the scheduler names a DRA reason: otherwise the pod may well wait for CPU or a node,
 // and the claim is simply not allocated yet. A missing or uncreated claim counts on its own,
 // because the scheduler writes nothing for those. Only clusters with a Device Class are judged.
+#include <algorithm>
+
 #include "sections/common/conditions.hpp"
 #include "sections/core/pod_reading.hpp"
 #include "sections/dra/dra_section.hpp"
@@ -27,6 +29,7 @@ std::vector<finding> evaluate_pod(const cached_object& pod, const view_context& 
   scheduler_reading scheduler = recognise_scheduler_message(condition_message(condition));
   bool dra_named = !scheduler.reasons.empty();
   std::vector<std::string> parts;
+  std::vector<pod_claim_reading> told;
   for (const pod_claim& entry : claims) {
     // Rendered from the same reading as the pod's claims block and waiting reasons.
     pod_claim_reading reading = read_pod_claim(entry, context);
@@ -34,6 +37,7 @@ std::vector<finding> evaluate_pod(const cached_object& pod, const view_context& 
                   (dra_named && entry.resolution == claim_resolution::found && !reading.allocated);
     if (counts) {
       parts.push_back(reading.text);
+      told.push_back(std::move(reading));
     }
   }
   if (parts.empty()) {
@@ -44,8 +48,16 @@ std::vector<finding> evaluate_pod(const cached_object& pod, const view_context& 
     message += (i == 0 ? "" : "; ") + parts[i];
   }
   message += ".";
-  if (dra_named) {
-    message += " " + scheduler.reasons.front().text;
+  // The scheduler's first reason that the objects have not told already: a missing device
+  // class is one fact, whether the claim or the scheduler's words show it.
+  for (const dra_reason& reason : scheduler.reasons) {
+    bool repeats = std::any_of(told.begin(), told.end(), [&reason](const pod_claim_reading& fact) {
+      return fact.fact == reason.id && (reason.device_class.empty() || reason.device_class == fact.device_class);
+    });
+    if (!repeats) {
+      message += " " + reason.text;
+      break;
+    }
   }
   // Since the scheduler's PodScheduled condition began; without one, since the pod was created.
   std::optional<time_point> since = since_of(condition, body);

@@ -20,6 +20,7 @@ section make_section() {
       ingest_profile::keeping({"spec", "status.allocation", "status.reservedFor", "status.deallocationRequested",
                                "status.devices.driver", "status.devices.pool", "status.devices.device",
                                "status.devices.shareID", "status.devices.conditions", "status.devices.networkData"});
+  claims.joins = {core::pod_kind};  // the pods a claim is reserved for, linked; "In use" read from them
   s.resources.push_back(std::move(claims));
 
   resource_def templates = kind_resource("resourceclaimtemplates", "Claim Templates", template_kind, scope::namespaced);
@@ -27,6 +28,7 @@ section make_section() {
   templates.summarize = template_summary;
   templates.details = template_details;
   templates.profile = ingest_profile::keeping({"spec"});
+  templates.joins = {claim_kind, core::pod_kind};  // the claims made from it and their pods, linked
   s.resources.push_back(std::move(templates));
 
   resource_def classes = kind_resource("deviceclasses", "Device Classes", device_class_kind, scope::cluster);
@@ -57,19 +59,24 @@ section make_section() {
   devices.type = kind_key{std::string(group), ""};
   devices.namespaced = false;
   devices.list_computed = list_devices;
+  // Each row is a device a ResourceSlice publishes; the claims holding it are joined entries.
+  devices.made_of = {slice_kind};
   s.resources.push_back(std::move(devices));
 
   s.categories.push_back(problem_category{std::string(problem_category_id), "Dynamic Resource Allocation", true});
   s.rules.push_back(
       problem_rule{std::string(problem_category_id), core::pod_kind, evaluate_pod, {claim_kind, device_class_kind}});
-  s.extensions.push_back(details_extension{core::pod_kind, extend_pod_details});
+  // A pod's claims (and templates, classes) are linked entries.
+  s.extensions.push_back(
+      details_extension{core::pod_kind, extend_pod_details, {}, {}, {claim_kind, template_kind, device_class_kind}});
   // What the pod extension and the problem rule read of a Pod, beyond core's own fields.
   s.reads.push_back(kind_reads{
       core::pod_kind,
       {"spec.resourceClaims", "spec.containers.name", "spec.containers.resources.claims", "spec.initContainers.name",
        "spec.initContainers.resources.claims", "status.resourceClaimStatuses", "status.extendedResourceClaimStatus"},
       {}});
-  s.extensions.push_back(details_extension{core::node_kind, extend_node_details});
+  // A node's devices are its ResourceSlices' content; the claims holding them are linked entries.
+  s.extensions.push_back(details_extension{core::node_kind, extend_node_details, {}, {slice_kind}, {claim_kind}});
   return s;
 }
 

@@ -5,6 +5,7 @@
 
 #include "sections/common/conditions.hpp"
 #include "sections/common/lists.hpp"
+#include "sections/core/core_section.hpp"
 #include "sections/gpu_operator/gpu_operator_section.hpp"
 #include "util/quantity.hpp"
 
@@ -26,28 +27,34 @@ struct component_def {
   const char* mode = "";  // "kubevirt" or "kata": only in that sandbox mode
   bool not_with_driver_crd = false;
   bool never = false;  // deprecated: the operator never deploys it
+  // One DaemonSet per kernel or RHCOS version, "<name>-<version>": the driver's precompiled and
+  // OpenShift Driver Toolkit DaemonSets, and the vGPU manager's on OpenShift
+  // (controllers/object_controls.go:3222-3225, 3281-3285, 4697-4718; found by prefix at :4247).
+  bool suffixed = false;
+  const char* first_version = "";  // the first operator release that deploys it, when after v23.6
 };
 
 const std::vector<component_def>& component_defs() {
   static const std::vector<component_def> defs = {
-      {"driver", "driver", true, "nvidia-driver-daemonset", false, "", true},
+      {"driver", "driver", true, "nvidia-driver-daemonset", false, "", true, false, true},
       {"container toolkit", "toolkit", true, "nvidia-container-toolkit-daemonset"},
       {"operator validator", "", true, "nvidia-operator-validator"},
       {"device plugin", "devicePlugin", true, "nvidia-device-plugin-daemonset"},
-      {"MPS control daemon", "devicePlugin", true, "nvidia-device-plugin-mps-control-daemon"},
+      {"MPS control daemon", "devicePlugin", true, "nvidia-device-plugin-mps-control-daemon", false, "", false, false,
+       false, "v24.3"},
       {"DCGM", "dcgm", true, "nvidia-dcgm"},
       {"DCGM exporter", "dcgmExporter", true, "nvidia-dcgm-exporter"},
       {"GPU Feature Discovery", "gfd", true, "gpu-feature-discovery"},
       {"MIG manager", "migManager", true, "nvidia-mig-manager"},
       {"node status exporter", "nodeStatusExporter", false, "nvidia-node-status-exporter"},
-      {"vGPU manager", "vgpuManager", false, "nvidia-vgpu-manager-daemonset", true, "", true},
+      {"vGPU manager", "vgpuManager", false, "nvidia-vgpu-manager-daemonset", true, "", true, false, true},
       {"vGPU device manager", "vgpuDeviceManager", false, "nvidia-vgpu-device-manager", true},
       {"sandbox validator", "", true, "nvidia-sandbox-validator", true},
       {"VFIO manager", "vfioManager", false, "nvidia-vfio-manager", true},
       {"sandbox device plugin", "sandboxDevicePlugin", false, "nvidia-sandbox-device-plugin-daemonset", true,
        "kubevirt"},
       {"Kata sandbox device plugin", "kataSandboxDevicePlugin", false, "nvidia-kata-sandbox-device-plugin-daemonset",
-       true, "kata"},
+       true, "kata", false, false, false, "v26.3"},
       {"Kata manager", "kataManager", false, "nvidia-kata-manager", true, "", false, true},
       {"confidential computing manager", "ccManager", false, "nvidia-cc-manager", true, "kata"},
   };
@@ -71,20 +78,71 @@ std::string sentence(const std::string& text) {
   return text.empty() || text.ends_with('.') ? text : text + ".";
 }
 
-// The policy the operator acts on: the oldest by creation time, the name breaking ties.
+// The policy the operator acts on: the one it writes a state to, and among several the oldest by
+// creation time, the name breaking ties (getSingletonClusterPolicy, controllers/
+// clusterpolicy_controller.go:120-131 at v26.7.0). Before v26.x the operator acted on the first
+// policy it reconciled after it started, whatever its age (clusterpolicy_controller.go:102-107 at
+// v23.6.2), so only the state it wrote tells which; neither writes a state to the others.
 object_ptr acted_on_policy(const view_context& context) {
   object_ptr best;
   std::optional<time_point> best_at;
+  bool best_has_state = false;
   for (const object_ptr& candidate : context.store.list(cluster_policy_kind)) {
     std::optional<time_point> made = created_at(candidate->body());
-    bool better =
-        !best || (made && (!best_at || *made < *best_at)) || (made == best_at && candidate->name < best->name);
+    bool has_state = !string_or(candidate->body(), {"status", "state"}).empty();
+    bool better = !best || (has_state && !best_has_state) ||
+                  (has_state == best_has_state &&
+                   ((made && (!best_at || *made < *best_at)) || (made == best_at && candidate->name < best->name)));
     if (better) {
       best = candidate;
       best_at = made;
+      best_has_state = has_state;
     }
   }
   return best;
+}
+
+// Since when the operator's state has held: its Ready (else Error) condition's transition. An
+// operator before v23.9 writes no conditions (ClusterPolicyStatus is state and namespace only,
+// api/v1/clusterpolicy_types.go:1572-1578 at v23.6.2): nothing tells, and the problem engine
+// counts from its first sighting; `notes` says so, after `which`.
+std::optional<time_point> state_since(const packed_value& body, const packed_value* ready, const packed_value* error,
+                                      const std::string& which, std::vector<std::string>& notes) {
+  if (ready == nullptr && error == nullptr) {
+    notes.push_back(which +
+                    ": when it became not ready is not recorded, so its problem counts from when sextantd first "
+                    "saw it not ready.");
+    return std::nullopt;
+  }
+  return since_of(ready != nullptr ? ready : error, body);
+}
+
+// Since when a DaemonSet's pods have not all been ready, from their own Ready conditions (a
+// DaemonSet carries no time): the earliest a pod not ready now became so, else its creation.
+// Nullopt when the pods cannot be read or none is found not ready.
+std::optional<time_point> pods_not_ready_since(const cached_object& daemonset, const rollout& status,
+                                               const view_context& context) {
+  if (!status.not_ready || daemonset.uid.empty() || !list_complete(context, core::pod_kind)) {
+    return std::nullopt;
+  }
+  std::optional<time_point> earliest;
+  for (const object_ptr& pod : context.store.owned_by(core::pod_kind, daemonset.uid)) {
+    const packed_value* ready = condition_of(pod->body(), "Ready");
+    if (pod->namespace_ != daemonset.namespace_ || condition_true(ready)) {
+      continue;
+    }
+    std::optional<time_point> since = since_of(ready, pod->body());
+    if (since && (!earliest || *since < *earliest)) {
+      earliest = since;
+    }
+  }
+  return earliest;
+}
+
+found_daemonset found_of(const object_ptr& daemonset, const view_context& context) {
+  rollout status = read_rollout(daemonset->body());
+  std::optional<time_point> since = pods_not_ready_since(*daemonset, status, context);
+  return {daemonset, std::move(status), since};
 }
 
 std::optional<std::int64_t> int_label(const packed_value& node, const char* key) {
@@ -186,8 +244,12 @@ policy_reading read_policy(const cached_object& policy, const view_context& cont
     if (reading.state.message.empty()) {
       reading.state.message = "status.state is " + state + ".";
     }
-    reading.since = since_of(ready != nullptr ? ready : error, body);
+    reading.since =
+        state_since(body, ready, error,
+                    "The operator writes no conditions before v23.9, and this Cluster Policy has none", reading.notes);
   }
+  // A state without conditions is an operator from before v23.9.
+  const bool before_v23_9 = !state.empty() && find(body, {"status", "conditions"}) == nullptr;
 
   // Components, by the DaemonSet names the operator gives them in status.namespace.
   reading.daemonsets_incomplete = incomplete_reason(context, daemonset_kind);
@@ -209,10 +271,17 @@ policy_reading read_policy(const cached_object& policy, const view_context& cont
       row.set = switch_of(body, def.key, reading.notes);
     }
     bool on = row.set.value_or(def.default_on);
-    if (def.never) {
+    // An operator before v23.9 deployed by the v23.6 rules: no sandbox modes (every sandbox
+    // component whatever the mode), the Kata manager not yet deprecated, and none of the later
+    // components (controllers/state_manager.go:987-1000 at v23.6.2).
+    if (before_v23_9 && *def.first_version != '\0') {
+      row.expected = false;
+      row.expected_because = std::string("this operator predates v23.9 (it writes no conditions); the ") + def.name +
+                             " came in " + def.first_version;
+    } else if (def.never && !before_v23_9) {
       row.expected = false;
       row.expected_because = "deprecated: the operator no longer deploys it";
-    } else if (*def.mode != '\0' && reading.sandbox_mode != def.mode) {
+    } else if (*def.mode != '\0' && !before_v23_9 && reading.sandbox_mode != def.mode) {
       row.expected = false;
       row.expected_because = std::string("only in sandbox mode ") + def.mode;
     } else if (def.not_with_driver_crd && reading.use_driver_crd) {
@@ -228,11 +297,8 @@ policy_reading read_policy(const cached_object& policy, const view_context& cont
     }
     const std::string prefix = std::string(def.daemonset) + "-";
     for (const object_ptr& ds : in_namespace) {
-      // The driver's precompiled and OpenShift DaemonSets carry a kernel or OS suffix.
-      bool match =
-          ds->name == def.daemonset || (std::string_view(def.name) == "driver" && ds->name.starts_with(prefix));
-      if (match) {
-        row.found.push_back({ds, read_rollout(ds->body())});
+      if (ds->name == def.daemonset || (def.suffixed && ds->name.starts_with(prefix))) {
+        row.found.push_back(found_of(ds, context));
       }
     }
     if (reading.namespace_.empty()) {
@@ -268,6 +334,8 @@ policy_reading read_policy(const cached_object& policy, const view_context& cont
                       ? "cannot tell: the policy names no namespace in status.namespace yet"
                       : "cannot tell: " + (reading.daemonsets_incomplete.empty() ? std::string("the DaemonSet list")
                                                                                  : reading.daemonsets_incomplete);
+    } else if (row.expected && *def.first_version != '\0') {
+      row.words = std::string("expected but not found (operators before ") + def.first_version + " do not deploy it)";
     } else {
       row.words = row.expected ? "expected but not found" : "not expected";
     }
@@ -304,12 +372,12 @@ driver_reading read_driver(const cached_object& driver, const view_context& cont
     if (reading.state.message.empty()) {
       reading.state.message = "status.state is " + state + ".";
     }
-    reading.since = since_of(ready != nullptr ? ready : error, body);
+    reading.since = state_since(body, ready, error, "This NVIDIA Driver has no conditions yet", reading.notes);
   }
   std::vector<object_ptr> owned = context.store.owned_by(daemonset_kind, driver.uid);
   std::sort(owned.begin(), owned.end(), [](const object_ptr& a, const object_ptr& b) { return a->name < b->name; });
   for (const object_ptr& ds : driver.uid.empty() ? std::vector<object_ptr>{} : owned) {
-    reading.daemonsets.push_back({ds, read_rollout(ds->body())});
+    reading.daemonsets.push_back(found_of(ds, context));
   }
   reading.daemonsets_incomplete = incomplete_reason(context, daemonset_kind);
   return reading;
@@ -334,7 +402,10 @@ gpu_node_reading read_gpu_node(const packed_value& node) {
       continue;
     }
     for (const auto& [key, value] : side->items()) {
-      if ((key == "nvidia.com/gpu" || key.starts_with("nvidia.com/mig-")) &&
+      // nvidia.com/gpu.shared: GPUs the device plugin shares (time-slicing or MPS) and renames with
+      // renameByDefault (NVIDIA/k8s-device-plugin api/config/v1/replicas.go:204-207); MIG devices
+      // shared so are nvidia.com/mig-<profile>.shared.
+      if ((key == "nvidia.com/gpu" || key == "nvidia.com/gpu.shared" || key.starts_with("nvidia.com/mig-")) &&
           std::find(names.begin(), names.end(), key) == names.end()) {
         names.emplace_back(key);
       }

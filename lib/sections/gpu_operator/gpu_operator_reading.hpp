@@ -31,6 +31,9 @@ json rollout_json(const rollout& r);
 struct found_daemonset {
   object_ptr object;
   rollout status;
+  // Since when its pods have not all been ready, from their Ready conditions; nullopt when it is
+  // ready or the pods do not tell.
+  std::optional<time_point> not_ready_since;
 };
 
 // One component the operator deploys.

@@ -15,12 +15,16 @@ section make_section() {
   policies.state = policy_state;
   policies.summarize = policy_summary;
   policies.details = policy_details;
+  // Each component's rollout is its DaemonSet's status, and since when it is not ready comes from
+  // the DaemonSet's pods' Ready conditions.
+  policies.made_of = {daemonset_kind, core::pod_kind};
   s.resources.push_back(std::move(policies));
 
   resource_def drivers = kind_resource("nvidiadrivers", "NVIDIA Drivers", nvidia_driver_kind, scope::cluster);
   drivers.state = driver_state;
   drivers.summarize = driver_summary;
   drivers.details = driver_details;
+  drivers.made_of = {daemonset_kind};
   s.resources.push_back(std::move(drivers));
 
   resource_def gpunodes;
@@ -29,6 +33,7 @@ section make_section() {
   gpunodes.type = kind_key{std::string(gpu_operator_group), ""};
   gpunodes.namespaced = false;
   gpunodes.list_computed = list_gpu_nodes;
+  gpunodes.made_of = {core::node_kind};  // each row is a Node's GPU labels
   s.resources.push_back(std::move(gpunodes));
 
   // The operator's DaemonSets, one per component, shown inside the components and drivers: no

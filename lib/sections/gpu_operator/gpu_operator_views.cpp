@@ -113,6 +113,9 @@ void driver_summary(const cached_object& driver, const view_context& context, js
 void driver_details(const cached_object& driver, const view_context& context, details_view& view) {
   driver_reading reading = read_driver(driver, context);
   const packed_value& body = driver.body();
+  for (const std::string& note : reading.notes) {
+    view.note(note);
+  }
   view.blocks["since"] = time_or_null(reading.since);
   const packed_value* selector = find(body, {"spec", "nodeSelector"});
   view.blocks["nodeSelector"] = selector != nullptr && selector->is_object() ? json(*selector) : json(nullptr);

@@ -1,7 +1,9 @@
 // The `gpu-operator` problem category: a Cluster Policy or NVIDIA Driver not ready for 10
-// minutes (since the Ready condition last changed); an enabled component whose pods are not
-// ready or not updated for 10 minutes (a DaemonSet carries no such time: from when the daemon
-// first saw it so); a node whose MIG configuration state is failed for 2 minutes (first seen).
+// minutes (since the Ready condition last changed; from the first sighting for an operator that
+// writes no conditions); an enabled component whose pods are not ready or not updated for 10
+// minutes (since its pods' Ready conditions say they stopped being ready; a DaemonSet carries no
+// time, so a component only not updated counts from when the daemon first saw it so); a node
+// whose MIG configuration state is failed for 2 minutes (first seen).
 #include <chrono>
 
 #include "sections/common/objects.hpp"
@@ -46,8 +48,14 @@ std::vector<finding> policy_findings(const cached_object& policy, const view_con
     if (!c.not_rolled_out) {
       continue;
     }
-    // No time on a DaemonSet tells since when: the engine counts from the first sighting.
-    out.push_back(finding{"component-not-rolled-out/" + c.daemonset, std::nullopt, component_not_rolled_out_threshold,
+    // The earliest its pods tell; else the engine counts from the first sighting.
+    std::optional<time_point> since;
+    for (const found_daemonset& f : c.found) {
+      if (f.not_ready_since && (!since || *f.not_ready_since < *since)) {
+        since = f.not_ready_since;
+      }
+    }
+    out.push_back(finding{"component-not-rolled-out/" + c.daemonset, since, component_not_rolled_out_threshold,
                           "The " + c.name + " is not rolled out: " + c.words + "."});
   }
   return out;
@@ -69,7 +77,7 @@ std::vector<finding> driver_findings(const cached_object& driver, const view_con
   for (const found_daemonset& f : reading.daemonsets) {
     if (!f.status.rolled_out) {
       out.push_back(finding{
-          "driver-not-rolled-out/" + std::string(f.object->name), std::nullopt, component_not_rolled_out_threshold,
+          "driver-not-rolled-out/" + std::string(f.object->name), f.not_ready_since, component_not_rolled_out_threshold,
           "The driver DaemonSet " + std::string(f.object->name) + " is not rolled out: " + f.status.words + "."});
     }
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 
 #include "sections/common/conditions.hpp"
 #include "sections/common/lists.hpp"
@@ -23,6 +24,24 @@ void check_type(const packed_value& body, std::initializer_list<path_step> path,
 // Actions that restart the JobSet without counting toward maxRestarts (v0.6+).
 bool ignores_max_restarts(const std::string& action) {
   return action == "RestartJobSetAndIgnoreMaxRestarts";
+}
+
+// Counts written by hand can be anything: a sum held at the largest count, never wrapped.
+std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+  std::int64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<std::int64_t>::max() : sum;
+}
+
+// The sum of a list of counts (replicatedJobsStatus[].jobRestarts), negatives and non-numbers
+// read as 0.
+std::int64_t sum_of(const packed_value& replicated, const char* field) {
+  std::int64_t sum = 0;
+  for (const packed_value& count : array_or_empty(replicated, {field})) {
+    if (count.is_number()) {
+      sum = saturating_add(sum, std::max<std::int64_t>(0, get_int(count, {}).value_or(0)));
+    }
+  }
+  return sum;
 }
 
 restart_count read_restarts(const packed_value& body) {
@@ -49,6 +68,14 @@ restart_count read_restarts(const packed_value& body) {
     out.counted = any_ignoring ? 0 : out.total;
     out.counted_from = any_ignoring ? "none" : "every restart";
   }
+  // Every restart action checks restartsCountTowardsMax plus the single Jobs' counted restarts
+  // against maxRestarts (pkg/controllers/failure_policy.go:226, 350, 548-550 at v0.12.0).
+  for (const packed_value& replicated : array_or_empty(body, {"status", "replicatedJobsStatus"})) {
+    out.job_restarts = saturating_add(out.job_restarts, sum_of(replicated, "jobRestarts"));
+    out.job_restarts_counted =
+        saturating_add(out.job_restarts_counted, sum_of(replicated, "jobRestartsCountTowardsMax"));
+  }
+  out.counted = saturating_add(out.counted, out.job_restarts_counted);
   if (out.max_restarts) {
     out.left = std::max<std::int64_t>(0, *out.max_restarts - out.counted);
   }
@@ -239,12 +266,14 @@ jobset_reading read_jobset(const cached_object& jobset, const view_context& cont
 }
 
 json restarts_json(const restart_count& restarts) {
-  return json{{"total", restarts.total},
-              {"countingTowardsMax", restarts.counted},
-              {"countedFrom", restarts.counted_from},
-              {"maxRestarts", or_null(restarts.max_restarts)},
-              {"left", or_null(restarts.left)},
-              {"limit", restarts.has_failure_policy ? json("maxRestarts") : json("none: no failure policy")}};
+  return json{
+      {"total", restarts.total},
+      {"countingTowardsMax", restarts.counted},
+      {"jobRestarts", {{"total", restarts.job_restarts}, {"countingTowardsMax", restarts.job_restarts_counted}}},
+      {"countedFrom", restarts.counted_from},
+      {"maxRestarts", or_null(restarts.max_restarts)},
+      {"left", or_null(restarts.left)},
+      {"limit", restarts.has_failure_policy ? json("maxRestarts") : json("none: no failure policy")}};
 }
 
 }  // namespace sextant::jobset

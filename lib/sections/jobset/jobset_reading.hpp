@@ -16,7 +16,12 @@ namespace sextant::jobset {
 // Restarts against the failure policy's limit.
 struct restart_count {
   std::int64_t total = 0;    // status.restarts: every global restart
-  std::int64_t counted = 0;  // those that count toward maxRestarts
+  std::int64_t counted = 0;  // those that count toward maxRestarts, global and of single Jobs
+  // Jobs restarted one at a time (RestartJob, RestartJobAndIgnoreMaxRestarts; v0.12+):
+  // replicatedJobsStatus[].jobRestarts summed, and jobRestartsCountTowardsMax summed (RestartJob's
+  // only), which counts toward maxRestarts too.
+  std::int64_t job_restarts = 0;
+  std::int64_t job_restarts_counted = 0;
   // How `counted` was read: "restartsCountTowardsMax" (written by v0.6+), "every restart"
   // (the field is absent and no rule ignores the limit: every restart counted, as before v0.6),
   // "none" (absent, and a rule restarts without counting: the v0.6+ controller leaves a zero out).

@@ -19,6 +19,7 @@ section make_section() {
   jobsets.profile =
       ingest_profile::keeping({"spec.suspend", "spec.failurePolicy", "spec.startupPolicy", "spec.replicatedJobs.name",
                                "spec.replicatedJobs.replicas", "spec.managedBy", "status"});
+  jobsets.joins = {core::job_kind, core::pod_kind};  // its Jobs and pods: linked, and read for its state
   s.resources.push_back(std::move(jobsets));
 
   s.categories = {problem_category{std::string(problems_category), "JobSet", true}};

@@ -17,6 +17,8 @@ inline constexpr std::string_view jobset_name_label = "jobset.sigs.k8s.io/jobset
 inline constexpr std::string_view jobset_uid_label = "jobset.sigs.k8s.io/jobset-uid";
 inline constexpr std::string_view replicated_job_label = "jobset.sigs.k8s.io/replicatedjob-name";
 inline constexpr std::string_view restart_attempt_label = "jobset.sigs.k8s.io/restart-attempt";
+// On a Job restarted alone (RestartJob actions, v0.12+): how many times its index was.
+inline constexpr std::string_view job_restart_attempt_label = "jobset.sigs.k8s.io/job-restart-attempt";
 
 // The details read at most this many Jobs and pods of one JobSet, and show at most `shown_cap`.
 inline constexpr std::size_t children_read_cap = 500;

@@ -22,28 +22,44 @@ std::string sentence(const std::string& text) {
   return text.ends_with('.') ? text : text + ".";
 }
 
-// Since when it has had this few restarts left: since the last restart (v0.12 dates it on
-// RestartingJobSet; else the Jobs of the current attempt were made then), or since it was made
-// when it has not restarted. Nullopt (first seen) when nothing on record tells.
+// Since when it has run with this few restarts left: from when the current attempt's Jobs began
+// running (their earliest status.startTime), or, once a Job restarted alone counted
+// (RestartJob), from when the latest such Job was made again. Without start times, the last global
+// restart's record: RestartingJobSet (v0.12), else when the attempt's Jobs were made. Nullopt
+// (first seen) when nothing on record tells: never the JobSet's creation, which may be hours
+// before it ran (queued by Kueue, say).
 std::optional<time_point> near_limit_since(const cached_object& jobset, const jobset_reading& reading,
                                            const view_context& context) {
-  if (reading.restarts.total == 0) {
-    return created_at(jobset.body());
-  }
-  if (auto restarted = transition_time(condition_of(jobset.body(), "RestartingJobSet"))) {
-    return restarted;
-  }
   const std::string attempt = std::to_string(reading.restarts.total);
-  std::optional<time_point> earliest;
+  std::optional<time_point> started;
+  std::optional<time_point> made;
+  std::optional<time_point> restarted_alone;
+  auto keep_earliest = [](std::optional<time_point>& into, std::optional<time_point> at) {
+    if (at && (!into || *at < *into)) {
+      into = at;
+    }
+  };
   for (const object_ptr& job : children_of(jobset, core::job_kind, context).objects) {
-    if (string_or(job->body(), {"metadata", "labels", restart_attempt_label}) != attempt) {
+    const packed_value& body = job->body();
+    if (string_or(body, {"metadata", "labels", restart_attempt_label}) != attempt) {
       continue;
     }
-    if (auto made = created_at(job->body()); made && (!earliest || *made < *earliest)) {
-      earliest = made;
+    keep_earliest(started, parse_rfc3339(string_or(body, {"status", "startTime"})));
+    keep_earliest(made, created_at(body));
+    std::string alone = string_or(body, {"metadata", "labels", job_restart_attempt_label});
+    if (!alone.empty() && alone != "0") {
+      restarted_alone = later_of(restarted_alone, created_at(body));
     }
   }
-  return earliest;
+  std::optional<time_point> since = started;
+  if (!since && reading.restarts.total > 0) {
+    since = transition_time(condition_of(jobset.body(), "RestartingJobSet"));
+    since = since ? since : made;
+  }
+  if (reading.restarts.job_restarts_counted > 0) {
+    since = later_of(since, restarted_alone);
+  }
+  return since;
 }
 
 std::vector<finding> jobset_findings(const cached_object& jobset, const view_context& context) {
@@ -66,7 +82,8 @@ std::vector<finding> jobset_findings(const cached_object& jobset, const view_con
     found.shown_for = failed_shown_for;
     return {found};
   }
-  if (reading.completed || reading.suspended || !reading.restarts.left) {
+  // "A running one": a JobSet still Pending (no Job active yet) has used nothing up.
+  if (reading.completed || reading.suspended || reading.state.label == "Pending" || !reading.restarts.left) {
     return {};
   }
   const restart_count& restarts = reading.restarts;

@@ -89,6 +89,16 @@ model_status read_model_status(const packed_value& body) {
     model.last_failure = std::move(info);
   }
   const std::string& state = model.target.empty() ? model.active : model.target;
+  // Whether the model fails now is told by the transition and the target state alone: KServe sets
+  // them together (UpdateModelRevisionStates, UpdateModelTransitionStatus:
+  // pkg/apis/serving/v1beta1/inference_service_status.go:658-692 at v0.20.0) but only ever
+  // replaces lastFailureInfo, never clears it, so a model that failed once keeps its record through
+  // every later rollout, load and scale to zero.
+  model.fails_now =
+      model.transition == "BlockedByFailedLoad" || model.transition == "InvalidSpec" || model.target == "FailedToLoad";
+  if (model.last_failure) {
+    model.last_failure->current = model.fails_now;
+  }
   if (model.transition == "BlockedByFailedLoad" || (state == "FailedToLoad" && model.transition != "InvalidSpec")) {
     model.words = "The model failed to load.";
   } else if (model.transition == "InvalidSpec") {
@@ -170,7 +180,9 @@ void note_canary(const component_reading& component, const deployment_mode& mode
   const std::string percent = std::to_string(*component.canary_traffic_percent);
   const std::string field = "spec." + component.name + ".canaryTrafficPercent";
   if (mode.mode == "Standard" || mode.mode == "ModelMesh") {
-    notes.push_back(field + " is " + percent + ", but KServe splits traffic in Knative mode only.");
+    notes.push_back(field + " is " + percent +
+                    ", but KServe splits traffic by it in Knative mode only (in Standard mode, KServe v0.20 runs the "
+                    "canaries of spec.canary).");
   } else if (component.latest_rolled_out_revision.empty()) {
     notes.push_back(field + " is " + percent +
                     ": it takes effect once a revision has rolled out; until then the first revision takes all "
@@ -182,6 +194,41 @@ void note_canary(const component_reading& component, const deployment_mode& mode
   }
 }
 
+// spec.canary beside status.canaryStatuses, matched by name: KServe rewrites the statuses from the
+// spec on every reconcile (reconcileCanaryDeployments: components/predictor.go:959-1000 at
+// v0.20.0), so a canary the status lacks is not reported yet.
+std::vector<standard_canary> read_canaries(const packed_value& body, const deployment_mode& mode,
+                                           std::vector<std::string>& notes) {
+  std::vector<standard_canary> out;
+  const packed_value& statuses = array_or_empty(body, {"status", "canaryStatuses"});
+  std::size_t index = 0;
+  for (const packed_value& entry : array_or_empty(body, {"spec", "canary"})) {
+    standard_canary canary;
+    canary.index = index++;
+    canary.name = string_or(entry, {"predictor", "name"});
+    canary.percent = get_int(entry, {"trafficPercent"});
+    for (const packed_value& status : statuses) {
+      if (!canary.name.empty() && string_or(status, {"name"}) == canary.name) {
+        canary.ready = get_bool(status, {"ready"});
+        canary.reported_percent = get_int(status, {"trafficPercent"});
+        break;
+      }
+    }
+    if (canary.name.empty()) {
+      notes.push_back("spec.canary[" + std::to_string(canary.index) +
+                      "] has no predictor.name, which KServe requires: it refuses the spec.");
+    } else if (!canary.ready) {
+      notes.push_back("Canary " + masking::operator_text(canary.name) +
+                      " is not in status.canaryStatuses yet: KServe has not reported on it.");
+    }
+    out.push_back(std::move(canary));
+  }
+  if (!out.empty() && mode.mode != "Standard" && mode.mode != std::string(cluster_default_mode)) {
+    notes.push_back("spec.canary is served in Standard mode only: KServe refuses it in " + mode.mode + " mode.");
+  }
+  return out;
+}
+
 object_state from_explanation(std::string label, const std::optional<explanation>& why) {
   if (!why) {
     return {std::move(label), "", ""};
@@ -190,6 +237,14 @@ object_state from_explanation(std::string label, const std::optional<explanation
 }
 
 }  // namespace
+
+std::string predictor_object_name(std::string_view service, std::string_view predictor_name) {
+  std::string name(service);
+  if (!predictor_name.empty()) {
+    name += "-" + std::string(predictor_name);
+  }
+  return name + "-predictor";
+}
 
 bool stop_annotation_set(const packed_value& body) {
   return equals_ignoring_case(string_or(body, {"metadata", "annotations", stop_annotation}), "true");
@@ -226,6 +281,9 @@ service_reading read_service(const cached_object& service) {
   check_type(body, {"status", "modelStatus"}, &packed_value::is_object, "status.modelStatus", "an object",
              reading.notes);
   check_type(body, {"status", "components"}, &packed_value::is_object, "status.components", "an object", reading.notes);
+  check_type(body, {"spec", "canary"}, &packed_value::is_array, "spec.canary", "a list", reading.notes);
+  check_type(body, {"status", "canaryStatuses"}, &packed_value::is_array, "status.canaryStatuses", "a list",
+             reading.notes);
   reading.mode = read_deployment_mode(body);
   if (reading.mode.source.empty() && !reading.mode.written.empty()) {
     reading.notes.push_back("The deployment mode annotation says \"" + masking::operator_text(reading.mode.written) +
@@ -236,6 +294,8 @@ service_reading read_service(const cached_object& service) {
                             "\", a mode this daemon does not know.");
   }
   reading.model = read_model_status(body);
+  reading.predictor_name = string_or(body, {"spec", "predictor", "name"});
+  reading.canaries = read_canaries(body, reading.mode, reading.notes);
   for (std::string_view name : component_names) {
     component_reading component = read_component(body, name);
     if (component.in_spec || find(body, {"status", "components", name}) != nullptr) {
@@ -248,11 +308,6 @@ service_reading read_service(const cached_object& service) {
   const packed_value* stopped = condition_of(body, "Stopped");
   const packed_value* predictor = condition_of(body, "PredictorReady");
 
-  // The model's own failure explains first; else the most basic condition that is not True.
-  const std::optional<failure_info>& failure = reading.model.last_failure;
-  if (failure && (!failure->message.empty() || !failure->reason.empty())) {
-    reading.why = explanation{"modelStatus.lastFailureInfo", failure->reason, failure->message};
-  }
   const packed_value* failing = nullptr;
   for (std::string_view type : explaining_conditions) {
     const packed_value* condition = condition_of(body, type);
@@ -281,9 +336,18 @@ service_reading read_service(const cached_object& service) {
 
   const std::string& transition = reading.model.transition;
   reading.invalid_spec = transition == "InvalidSpec" || invalid_spec_reason(condition_reason(predictor));
-  reading.failed_to_load =
-      !reading.invalid_spec && (transition == "BlockedByFailedLoad" || reading.model.target == "FailedToLoad" ||
-                                (failure && failure->reason == "ModelLoadFailed" && transition != "UpToDate"));
+  reading.failed_to_load = !reading.invalid_spec && reading.model.fails_now;
+  // The model's own failure explains first, when it is the current one; else the most basic
+  // condition that is not True.
+  const std::optional<failure_info>& failure = reading.model.last_failure;
+  if (failure && failure->current && (!failure->message.empty() || !failure->reason.empty())) {
+    reading.why = explanation{"modelStatus.lastFailureInfo", failure->reason, failure->message};
+  } else if (failure && (!failure->message.empty() || !failure->reason.empty())) {
+    reading.notes.push_back("status.modelStatus.lastFailureInfo records an earlier failure (" +
+                            (failure->reason.empty() ? std::string("no reason") : failure->reason) +
+                            "), which KServe never clears: it is history, not the current state (transitionStatus " +
+                            (transition.empty() ? std::string("not set") : transition) + ").");
+  }
   if (!reading.why && failing != nullptr && !condition_true(ready)) {
     reading.why = condition_explanation(failing);
   }
@@ -297,7 +361,18 @@ service_reading read_service(const cached_object& service) {
     if (reading.state.message.empty()) {
       reading.state.message = reading.invalid_spec ? "The spec is invalid." : "The model failed to load.";
     }
-    reading.since = failure && failure->time ? failure->time : since_of(ready != nullptr ? ready : predictor, body);
+    if (failure && failure->time) {
+      reading.since = failure->time;
+    } else if (!condition_true(ready)) {
+      reading.since = since_of(ready != nullptr ? ready : predictor, body);
+    } else {
+      // Ready is still True from the revision before (a failing reconcile leaves the conditions as
+      // they were: components/predictor.go:331-368 at v0.20.0 returns before PropagateStatus), and
+      // KServe v0.16-v0.20 write no lastFailureInfo.time: nothing tells since when it fails.
+      reading.first_sighting =
+          "KServe does not record since when the model fails while Ready is still True from before: since is "
+          "when this daemon first saw it so.";
+    }
     return reading;
   }
   if (condition_true(ready)) {

@@ -20,6 +20,7 @@ struct failure_info {
   std::string model_revision;
   std::optional<time_point> time;
   std::optional<std::int64_t> exit_code;
+  bool current = false;  // the model fails now; else the record is history (KServe never clears it)
 };
 
 // status.modelStatus, and what it says in words.
@@ -30,7 +31,8 @@ struct model_status {
   std::optional<std::int64_t> failed_copies;
   std::optional<std::int64_t> total_copies;  // KServe writes the ready pods' count here
   std::optional<failure_info> last_failure;
-  std::string words;  // "The model is loading: ..." (empty when KServe has written nothing)
+  bool fails_now = false;  // BlockedByFailedLoad, InvalidSpec or a FailedToLoad target
+  std::string words;       // "The model is loading: ..." (empty when KServe has written nothing)
 };
 
 // One entry of a component's status traffic (Knative's TrafficTarget).
@@ -68,6 +70,17 @@ struct component_reading {
   std::string ready;  // the <Component>Ready condition's status, empty when absent
 };
 
+// One of KServe v0.20's Standard-mode canaries: spec.canary[] beside status.canaryStatuses[]
+// (pkg/apis/serving/v1beta1/inference_service.go:36-59, inference_service_status.go:54-57,99-109
+// at v0.20.0). Each runs as its own Deployment and Service, {service}-{name}-predictor.
+struct standard_canary {
+  std::size_t index = 0;                         // in spec.canary
+  std::string name;                              // spec.canary[].predictor.name
+  std::optional<std::int64_t> percent;           // spec.canary[].trafficPercent
+  std::optional<bool> ready;                     // status.canaryStatuses[].ready: unknown until reported
+  std::optional<std::int64_t> reported_percent;  // status.canaryStatuses[].trafficPercent
+};
+
 // Knative, Standard or ModelMesh (the old names read as the new), or "the cluster's default".
 struct deployment_mode {
   std::string mode;
@@ -86,6 +99,7 @@ struct explanation {
 struct service_reading {
   object_state state;
   std::optional<time_point> since;
+  std::string first_sighting;  // set when nothing tells since when: the problem counts from the first sighting
   bool stopped = false;
   bool failed_to_load = false;
   bool invalid_spec = false;
@@ -94,9 +108,16 @@ struct service_reading {
   deployment_mode mode;
   model_status model;
   std::vector<component_reading> components;  // predictor, transformer, explainer, those present
+  std::vector<standard_canary> canaries;      // v0.20's spec.canary, in spec order
+  std::string predictor_name;                 // spec.predictor.name (v0.20): it names the predictor's objects
   std::vector<std::string> notes;
 };
 service_reading read_service(const cached_object& service);
+
+// The name KServe gives a predictor's Deployment, Service or Knative Service: {service}-predictor,
+// or {service}-{name}-predictor for a named predictor or a canary (constants.PredictorServiceName,
+// pkg/constants/constants.go:799-804 at v0.20.0).
+std::string predictor_object_name(std::string_view service, std::string_view predictor_name);
 
 // The deployment mode as KServe resolves it, without its configuration: status, then annotation.
 deployment_mode read_deployment_mode(const packed_value& body);

@@ -9,6 +9,7 @@
 #include "sections/kserve/kserve_section.hpp"
 #include "sections/kserve/runtime_choice.hpp"
 #include "sections/kserve/shown_uris.hpp"
+#include "util/masking/secrets.hpp"
 
 namespace sextant::kserve {
 namespace {
@@ -21,28 +22,43 @@ struct spec_uri {
   std::string uri;
 };
 
-std::vector<spec_uri> spec_uris(const packed_value& body) {
-  std::vector<spec_uri> out;
-  auto add = [&out](std::string field, const packed_value* value) {
-    if (value != nullptr && value->is_string() && !value->empty()) {
-      out.push_back({std::move(field), std::string(value->string_view())});
-    }
-  };
-  const packed_value& predictor = object_or_empty(body, {"spec", "predictor"});
+void add_uri(std::vector<spec_uri>& out, std::string field, const packed_value* value) {
+  if (value != nullptr && value->is_string() && !value->empty()) {
+    out.push_back({std::move(field), std::string(value->string_view())});
+  }
+}
+
+// A predictor's storage URIs and logger URL: the model's or a shorthand's storageUri (every
+// object member's), storageUris[], logger.url. `at` is its path: spec.predictor, spec.canary[0].predictor.
+void predictor_uris(const std::string& at, const packed_value& predictor, std::vector<spec_uri>& out) {
   for (const auto& [key, value] : predictor.items()) {
     if (value.is_object()) {
-      add("spec.predictor." + std::string(key) + ".storageUri", find(value, {"storageUri"}));
+      add_uri(out, at + "." + std::string(key) + ".storageUri", find(value, {"storageUri"}));
     }
   }
-  for (const char* component : {"predictor", "explainer"}) {
-    std::size_t index = 0;
-    for (const packed_value& entry : array_or_empty(body, {"spec", component, "storageUris"})) {
-      add("spec." + std::string(component) + ".storageUris[" + std::to_string(index++) + "].uri", find(entry, {"uri"}));
-    }
+  std::size_t index = 0;
+  for (const packed_value& entry : array_or_empty(predictor, {"storageUris"})) {
+    add_uri(out, at + ".storageUris[" + std::to_string(index++) + "].uri", find(entry, {"uri"}));
   }
-  add("spec.explainer.art.storageUri", find(body, {"spec", "explainer", "art", "storageUri"}));
+}
+
+std::vector<spec_uri> spec_uris(const packed_value& body) {
+  std::vector<spec_uri> out;
+  predictor_uris("spec.predictor", object_or_empty(body, {"spec", "predictor"}), out);
+  std::size_t index = 0;
+  for (const packed_value& explainer_uri : array_or_empty(body, {"spec", "explainer", "storageUris"})) {
+    add_uri(out, "spec.explainer.storageUris[" + std::to_string(index++) + "].uri", find(explainer_uri, {"uri"}));
+  }
+  add_uri(out, "spec.explainer.art.storageUri", find(body, {"spec", "explainer", "art", "storageUri"}));
   for (const char* component : {"predictor", "transformer", "explainer"}) {
-    add("spec." + std::string(component) + ".logger.url", find(body, {"spec", component, "logger", "url"}));
+    add_uri(out, "spec." + std::string(component) + ".logger.url", find(body, {"spec", component, "logger", "url"}));
+  }
+  index = 0;
+  for (const packed_value& canary : array_or_empty(body, {"spec", "canary"})) {
+    const std::string at = "spec.canary[" + std::to_string(index++) + "].predictor";
+    const packed_value& predictor = object_or_empty(canary, {"predictor"});
+    predictor_uris(at, predictor, out);
+    add_uri(out, at + ".logger.url", find(predictor, {"logger", "url"}));
   }
   return out;
 }
@@ -91,13 +107,48 @@ json components_json(const service_reading& reading) {
   return out;
 }
 
+// v0.20's Standard-mode canaries, beside the Knative split of each component: the share each
+// asks for, what KServe reports of it, and its storage URIs stripped; null when there is none.
+json canaries_json(const service_reading& reading, const std::vector<spec_uri>& uris) {
+  if (reading.canaries.empty()) {
+    return nullptr;
+  }
+  json items = json::array();
+  std::int64_t canary_percent = 0;
+  bool all_known = true;
+  for (const standard_canary& canary : reading.canaries) {
+    const std::string at = "spec.canary[" + std::to_string(canary.index) + "].";
+    json storage = json::array();
+    for (const spec_uri& uri : uris) {
+      if (uri.field.starts_with(at) && !uri.field.ends_with(".logger.url")) {
+        json row = uri_json(uri.uri);
+        row["field"] = uri.field;
+        storage.push_back(std::move(row));
+      }
+    }
+    canary_percent += canary.percent.value_or(0);
+    all_known = all_known && canary.percent.has_value();
+    items.push_back({{"name", or_null(masking::operator_text(canary.name))},
+                     {"trafficPercent", or_null(canary.percent)},
+                     {"ready", or_null(canary.ready)},
+                     {"reportedTrafficPercent", or_null(canary.reported_percent)},
+                     {"storageUris", std::move(storage)}});
+  }
+  return {{"stablePercent", all_known && canary_percent <= 100 ? json(100 - canary_percent) : json(nullptr)},
+          {"items", std::move(items)}};
+}
+
 json model_status_json(const model_status& model) {
   json failure = nullptr;
   if (model.last_failure) {
     const failure_info& info = *model.last_failure;
-    failure = {{"location", or_null(info.location)}, {"reason", or_null(info.reason)},
-               {"message", or_null(info.message)},   {"modelRevisionName", or_null(info.model_revision)},
-               {"time", time_or_null(info.time)},    {"exitCode", or_null(info.exit_code)}};
+    failure = {{"location", or_null(info.location)},
+               {"reason", or_null(info.reason)},
+               {"message", or_null(info.message)},
+               {"modelRevisionName", or_null(info.model_revision)},
+               {"time", time_or_null(info.time)},
+               {"exitCode", or_null(info.exit_code)},
+               {"current", info.current}};
   }
   return {{"transitionStatus", or_null(model.transition)},
           {"activeModelState", or_null(model.active)},
@@ -123,7 +174,8 @@ void link_made(const cached_object& service, const service_reading& reading, con
   }
   std::set<std::string> revisions;
   for (const component_reading& component : reading.components) {
-    const std::string name = std::string(service.name) + "-" + component.name;
+    const std::string name = component.name == "predictor" ? predictor_object_name(service.name, reading.predictor_name)
+                                                           : std::string(service.name) + "-" + component.name;
     if (reading.mode.mode == "Knative") {
       view.link(context, "knative-service", std::string(knative_serving), "Service", service.namespace_, name);
       for (const traffic_target& target : component.traffic) {
@@ -143,6 +195,15 @@ void link_made(const cached_object& service, const service_reading& reading, con
   }
   for (const std::string& revision : revisions) {
     view.link(context, "knative-revision", std::string(knative_serving), "Revision", service.namespace_, revision);
+  }
+  if (reading.mode.mode == "Standard") {
+    for (const standard_canary& canary : reading.canaries) {
+      if (!canary.name.empty()) {
+        const std::string name = predictor_object_name(service.name, canary.name);
+        view.link(context, "canary-deployment", "apps/v1", "Deployment", service.namespace_, name);
+        view.link(context, "canary-service", "v1", "Service", service.namespace_, name);
+      }
+    }
   }
   if (reading.mode.mode == "Knative" || reading.mode.mode == "Standard") {
     view.note(
@@ -173,6 +234,12 @@ void service_details(const cached_object& service, const view_context& context, 
     view.note(note);
   }
   view.blocks["since"] = time_or_null(reading.since);
+  view.blocks["sinceFrom"] = reading.since                     ? json("the object")
+                             : !reading.first_sighting.empty() ? json("first sighting")
+                                                               : json(nullptr);
+  if (!reading.first_sighting.empty()) {
+    view.note(reading.first_sighting);
+  }
   json why = nullptr;
   if (reading.why) {
     why = {{"source", reading.why->source},
@@ -184,8 +251,10 @@ void service_details(const cached_object& service, const view_context& context, 
   view.blocks["address"] = uri_json(string_or(body, {"status", "address", "url"}));
   view.blocks["modelStatus"] = model_status_json(reading.model);
   view.blocks["components"] = components_json(reading);
+  const std::vector<spec_uri> written = spec_uris(body);
+  view.blocks["canaries"] = canaries_json(reading, written);
   json uris = json::array();
-  for (const spec_uri& uri : spec_uris(body)) {
+  for (const spec_uri& uri : written) {
     json row = uri_json(uri.uri);
     row["field"] = uri.field;
     uris.push_back(std::move(row));

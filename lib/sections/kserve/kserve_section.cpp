@@ -15,8 +15,10 @@ section make_section() {
   services.summarize = service_summary;
   services.details = service_details;
   // An Inference Service can hold whole pod specs: keep what the views and the runtime choice read.
-  // The old shorthand predictors are kept whole: their key is the model format.
-  services.profile = ingest_profile::keeping({"spec.predictor.model.modelFormat",
+  // The old shorthand predictors are kept whole: their key is the model format. v0.20's
+  // Standard-mode canaries (spec.canary) keep their names, shares and storage URIs.
+  services.profile = ingest_profile::keeping({"spec.predictor.name",
+                                              "spec.predictor.model.modelFormat",
                                               "spec.predictor.model.runtime",
                                               "spec.predictor.model.protocolVersion",
                                               "spec.predictor.model.storageUri",
@@ -44,7 +46,24 @@ section make_section() {
                                               "spec.explainer.storageUris",
                                               "spec.explainer.canaryTrafficPercent",
                                               "spec.explainer.logger.url",
+                                              "spec.canary.trafficPercent",
+                                              "spec.canary.predictor.name",
+                                              "spec.canary.predictor.model.storageUri",
+                                              "spec.canary.predictor.sklearn.storageUri",
+                                              "spec.canary.predictor.tensorflow.storageUri",
+                                              "spec.canary.predictor.xgboost.storageUri",
+                                              "spec.canary.predictor.pytorch.storageUri",
+                                              "spec.canary.predictor.triton.storageUri",
+                                              "spec.canary.predictor.onnx.storageUri",
+                                              "spec.canary.predictor.huggingface.storageUri",
+                                              "spec.canary.predictor.pmml.storageUri",
+                                              "spec.canary.predictor.lightgbm.storageUri",
+                                              "spec.canary.predictor.paddle.storageUri",
+                                              "spec.canary.predictor.storageUris",
+                                              "spec.canary.predictor.logger.url",
                                               "status"});
+  // The runtime KServe would choose, linked and explained.
+  services.joins = {serving_runtime_kind, cluster_serving_runtime_kind};
   s.resources.push_back(std::move(services));
 
   // A runtime is read for what it offers to KServe's choice, not for its pod spec.
@@ -56,6 +75,7 @@ section make_section() {
     runtimes.profile = ingest_profile::keeping({"spec.supportedModelFormats", "spec.protocolVersions", "spec.disabled",
                                                 "spec.multiModel", "spec.workerSpec", "spec.containers.name",
                                                 "spec.containers.image"});
+    runtimes.joins = {inference_service_kind};  // the services that run on it, linked
     return runtimes;
   };
   s.resources.push_back(

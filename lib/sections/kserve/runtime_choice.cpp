@@ -26,6 +26,21 @@ constexpr std::size_t stable_sort_limit = 12;
 constexpr std::array<std::string_view, 10> shorthand_formats = {
     "sklearn", "tensorflow", "xgboost", "pytorch", "triton", "onnx", "huggingface", "pmml", "lightgbm", "paddle"};
 
+// The formats to which KServe's webhook gives protocol v2 when the spec names none, the same in
+// v0.16 and v0.20 (pkg/apis/serving/v1beta1/inference_service_defaults.go): the old triton, onnx
+// and huggingface shorthands (assignTritonRuntime, assignONNXRuntime, assignHuggingFaceRuntime:
+// :291-331 at v0.16.0, :323-363 at v0.20.0), and a spec.predictor.model of format triton
+// (setPredictorModelDefaults: :246-252 at v0.16.0, :264-271 at v0.20.0). An object that passed
+// the webhook carries the v2; one that did not (a manifest) is read as the webhook will write it.
+bool webhook_gives_v2(std::string_view format, bool shorthand) {
+  return format == "triton" || (shorthand && (format == "onnx" || format == "huggingface"));
+}
+
+// KServe v0.17 and later write this annotation on every Inference Service with a model format
+// (setPredictorModelDefaults: inference_service_defaults.go:268-276 at v0.17.0; v0.16.0 has no
+// such line). It is how an object tells that a v0.17+ KServe admitted it.
+constexpr std::string_view model_format_annotation = "modelFormat";
+
 int protocol_rank(std::string_view protocol) {
   if (protocol == "v1") {
     return 1;
@@ -96,8 +111,10 @@ struct model_request {
   std::optional<std::string> version;
   std::optional<std::string> runtime;
   std::optional<std::string> protocol;
+  bool protocol_defaulted = false;  // the protocol is the webhook's default, not written in the spec
   bool multi_node = false;
-  bool containers = false;  // a custom predictor: its own containers, no runtime
+  bool containers = false;     // a custom predictor: its own containers, no runtime
+  bool admitted_v017 = false;  // the modelFormat annotation: a KServe v0.17 or later admitted it
 };
 
 model_request read_request(const packed_value& service) {
@@ -126,16 +143,19 @@ model_request read_request(const packed_value& service) {
   if (!request.present) {
     return request;
   }
-  if (request.format.empty()) {
+  const bool shorthand = !request.format.empty();
+  if (!shorthand) {
     request.format = string_or(*model, {"modelFormat", "name"});
     request.version = get_string(*model, {"modelFormat", "version"});
     request.runtime = get_string(*model, {"runtime"});
-  } else if (request.format == "triton") {
-    request.protocol = "v2";  // the webhook gives the old triton shorthand v2 when it names none
   }
   if (std::optional<std::string> protocol = get_string(*model, {"protocolVersion"})) {
     request.protocol = protocol;
+  } else if (webhook_gives_v2(request.format, shorthand)) {
+    request.protocol = "v2";
+    request.protocol_defaulted = true;
   }
+  request.admitted_v017 = !string_or(service, {"metadata", "annotations", model_format_annotation}).empty();
   return request;
 }
 
@@ -187,7 +207,7 @@ std::string auto_select_rejection(const runtime_info& runtime, const model_reque
   }
   const std::string protocol = request.protocol.value_or("v1");
   if (!supports_protocol(runtime, protocol)) {
-    return protocol_rejection(runtime, protocol, !request.protocol);
+    return protocol_rejection(runtime, protocol, !request.protocol || request.protocol_defaulted);
   }
   if (runtime.multi_node != request.multi_node) {
     return runtime.multi_node ? "a multi-node runtime (it has a workerSpec), and the predictor has none"
@@ -299,8 +319,8 @@ const runtime_info* named(const std::vector<runtime_info>& runtimes, const std::
   return found == runtimes.end() ? nullptr : &*found;
 }
 
-// KServe's defaults for a runtime named by its well-known names, applied before it checks the
-// protocol (SetRuntimeDefaults).
+// The protocol KServe's SetRuntimeDefaults gives a runtime named by one of its well-known names
+// when the spec names none (SetMlServerDefaults, SetTritonDefaults, SetTorchServeDefaults).
 std::optional<std::string> named_runtime_protocol(const std::string& name) {
   if (name == "kserve-mlserver" || name == "kserve-tritonserver") {
     return "v2";
@@ -325,13 +345,33 @@ void choose_named(runtime_choice& choice, const model_request& request, const st
   }
   std::string rejection;
   std::string kserve_says;
-  const std::optional<std::string> protocol =
-      request.protocol ? request.protocol : named_runtime_protocol(runtime->ref.name);
+  // Before v0.17 KServe gave a well-known name its default protocol before checking the runtime
+  // (isvc.SetRuntimeDefaults() first: components/predictor.go:273-300 at v0.16.0); from v0.17 it
+  // checks only a protocol the spec names, and applies the default after
+  // (components/predictor.go:285-321 at v0.17.0, :331-368 at v0.20.0). Where the two differ, the
+  // object must tell which KServe admitted it.
+  const std::optional<std::string> well_known = named_runtime_protocol(runtime->ref.name);
+  const bool default_unfit =
+      !request.protocol && well_known && !supports_protocol(*runtime, *well_known) && !runtime->disabled;
+  if (default_unfit && !request.admitted_v017 && supports_format(*runtime, request, true)) {
+    choice.told = false;
+    choice.note = "cannot be told: KServe before v0.17 gives " + runtime->ref.name + " its default protocol " +
+                  *well_known + " before it checks the runtime, which does not serve it, and stops " +
+                  "(NoSupportingRuntime: \"Specified runtime does not support specified protocol version\"); v0.17 "
+                  "and later check only a protocol the spec names, and use " +
+                  ref_words(runtime->ref) +
+                  ". The object does not tell which KServe admitted it (v0.17 and later write the modelFormat "
+                  "annotation, which it lacks).";
+    return;
+  }
+  // Past that, the versions agree: the default is served, or the runtime is disabled or lacks the
+  // format, which both reject (v0.16 may name the protocol first; the rest holds either way).
+  const std::optional<std::string>& protocol = request.protocol;
   if (runtime->disabled) {
     rejection = "disabled";
     kserve_says = "RuntimeDisabled: \"Specified runtime is disabled\"";
   } else if (protocol && !supports_protocol(*runtime, *protocol)) {
-    rejection = protocol_rejection(*runtime, *protocol, false);
+    rejection = protocol_rejection(*runtime, *protocol, request.protocol_defaulted);
     kserve_says = "NoSupportingRuntime: \"Specified runtime does not support specified protocol version\"";
   } else if (!supports_format(*runtime, request, true)) {
     rejection = "does not support " + format_words(request);
@@ -339,8 +379,12 @@ void choose_named(runtime_choice& choice, const model_request& request, const st
   }
   if (rejection.empty()) {
     choice.chosen = runtime->ref;
-    choice.candidates.push_back(
-        {runtime->ref, "chosen", "named in spec.predictor.model.runtime (auto-select does not matter then)"});
+    std::string why = "named in spec.predictor.model.runtime (auto-select does not matter then)";
+    if (default_unfit) {
+      why += "; the spec names no protocol, so KServe v0.17 and later check none and only then give it " + *well_known +
+             " (the default of its name), which it does not list";
+    }
+    choice.candidates.push_back({runtime->ref, "chosen", why});
   } else {
     choice.candidates.push_back({runtime->ref, "rejected", rejection});
     choice.note = "The runtime named in the spec, " + ref_words(runtime->ref) + ", is " +
@@ -492,7 +536,13 @@ runtime_choice choose_runtime(const packed_value& service, const runtime_lists& 
     add_sentence(choice.note, "The model is read from the old " + request.from +
                                   " shorthand, which KServe's webhook turns into spec.predictor.model.");
   }
-  compare_with_recorded(choice, namespaced, request.runtime.has_value());
+  if (request.protocol_defaulted) {
+    add_sentence(choice.note, "The spec names no protocol: KServe's webhook gives " + request.format +
+                                  " protocol v2, so v2 is asked for.");
+  }
+  if (choice.told) {
+    compare_with_recorded(choice, namespaced, request.runtime.has_value());
+  }
   return choice;
 }
 

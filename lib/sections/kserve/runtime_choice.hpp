@@ -5,10 +5,15 @@
 //
 // A runtime named in spec.predictor.model.runtime is looked up in the namespace, then the
 // cluster, and must be enabled and support the model's protocol and format (auto-select does not
-// matter then). Otherwise every runtime of the namespace, then of the cluster, is filtered:
+// matter then). Before v0.17 the protocol checked is the default of a well-known runtime name
+// (kserve-mlserver, kserve-tritonserver: v2; kserve-torchserve: v1) when the spec names none;
+// from v0.17 only a protocol the spec names is checked. The object tells which KServe admitted it
+// by the modelFormat annotation v0.17+ writes; without it, where the two differ, the answer is
+// "cannot be told". Otherwise every runtime of the namespace, then of the cluster, is filtered:
 // enabled, not multi-model, the model's format (and version, when given) among the formats with
-// autoSelect true, the protocol (v1 when unset; a runtime listing none takes any), multi-node
-// exactly when the predictor has a workerSpec. Within each group the survivors are in KServe's
+// autoSelect true, the protocol (when unset: v2 for triton and the old onnx and huggingface
+// shorthands, as KServe's webhook writes it, else v1; a runtime listing none takes any),
+// multi-node exactly when the predictor has a workerSpec. Within each group the survivors are in KServe's
 // order: the format's priority, highest first (a runtime with one before those without); then
 // the lowest protocol a runtime lists (v1, v2, grpc-v1, grpc-v2; none listed last); then newest;
 // then by name. Namespace runtimes always come before cluster ones. The first wins.

@@ -19,8 +19,77 @@ void check_type(const packed_value& body, std::initializer_list<path_step> path,
   }
 }
 
+constexpr std::string_view no_end_time =
+    "The Ray Job does not record when it failed (status.endTime is not set): since is when this daemon first saw it "
+    "so.";
+
+// Appends a sentence, ending the text before it with a full stop.
+void add_sentence(std::string& text, const std::string& sentence) {
+  if (!text.empty() && !text.ends_with('.')) {
+    text += '.';
+  }
+  text += (text.empty() ? "" : " ") + sentence;
+}
+
 object_state masked_state(std::string label, const packed_value* condition) {
   return {std::move(label), condition_reason(condition), masking::operator_text(condition_message(condition))};
+}
+
+// Since when the head has not been ready: the cluster's HeadPodReady condition (v1.2+, the
+// operator's copy of the head pod's Ready) and the head pod's own Ready condition each say so
+// from a time to now, so the head has not been ready since the earlier of the two. The pod's
+// matters where the conditions are younger than it (an operator upgraded from before them).
+// HeadPodReady's never counts from before a resume: it keeps the time it turned False when the
+// head was deleted for the suspension, and a suspended cluster has no head to be ready.
+std::optional<time_point> head_not_ready_since(const packed_value& cluster, const packed_value* head_ready,
+                                               const object_ptr& head_pod) {
+  std::optional<time_point> since;
+  if (head_ready != nullptr && !condition_true(head_ready)) {
+    since = since_of(head_ready, cluster);
+    const packed_value* suspended = condition_of(cluster, "RayClusterSuspended");
+    std::optional<time_point> resumed =
+        suspended != nullptr && !condition_true(suspended) ? transition_time(suspended) : std::nullopt;
+    if (since && resumed && *since < *resumed) {
+      since = resumed;
+    }
+  }
+  if (head_pod && !pod_ready(*head_pod)) {
+    std::optional<time_point> pod_since = since_of(condition_of(head_pod->body(), "Ready"), head_pod->body());
+    if (pod_since && (!since || *pod_since < *since)) {
+      since = pod_since;
+    }
+  }
+  return since;
+}
+
+// Why the head is not ready, in the words of HeadPodReady, else in those a v1.3+ operator would
+// write from the head pod: its Ready condition, ContainersNotReady replaced by the first waiting
+// or terminated container's reason (FindHeadPodReadyCondition, firstNotReadyContainerStatus:
+// controllers/ray/utils/util.go:84-138 at v1.7.0).
+object_state head_words(const packed_value* head_ready, const object_ptr& head_pod) {
+  if (head_ready != nullptr && !condition_true(head_ready)) {
+    return masked_state("Head not ready", head_ready);
+  }
+  if (!head_pod) {
+    return {"Head not ready", "", ""};
+  }
+  const packed_value* pod_condition = condition_of(head_pod->body(), "Ready");
+  std::string reason = condition_reason(pod_condition);
+  std::string detail = condition_message(pod_condition);
+  if (reason == "ContainersNotReady") {
+    for (const packed_value& container : array_or_empty(head_pod->body(), {"status", "containerStatuses"})) {
+      const packed_value* state = find(container, {"state", "waiting"});
+      state = state != nullptr && state->is_object() ? state : find(container, {"state", "terminated"});
+      if (state != nullptr && state->is_object()) {
+        reason = string_or(*state, {"reason"});
+        detail += (detail.empty() ? "" : "; ") + string_or(container, {"name"}) + ": " + string_or(*state, {"message"});
+        break;
+      }
+    }
+  }
+  const std::string shown = masking::operator_text(detail);
+  return {"Head not ready", reason,
+          "The head pod " + std::string(head_pod->name) + " is not ready" + (shown.empty() ? "." : ": " + shown)};
 }
 
 }  // namespace
@@ -30,6 +99,7 @@ cluster_reading read_cluster(const cached_object& cluster, const view_context& c
   cluster_reading reading;
   check_type(body, {"status", "conditions"}, &packed_value::is_array, "status.conditions", "a list", reading.notes);
   check_type(body, {"status", "state"}, &packed_value::is_string, "status.state", "a string", reading.notes);
+  check_type(body, {"status", "reason"}, &packed_value::is_string, "status.reason", "a string", reading.notes);
   check_type(body, {"spec", "workerGroupSpecs"}, &packed_value::is_array, "spec.workerGroupSpecs", "a list",
              reading.notes);
 
@@ -46,64 +116,107 @@ cluster_reading read_cluster(const cached_object& cluster, const view_context& c
             [](const object_ptr& a, const object_ptr& b) { return a->name < b->name; });
 
   const std::string state = string_or(body, {"status", "state"});
+  reading.status_reason = masking::operator_text(string_or(body, {"status", "reason"}));
   const packed_value* provisioned = condition_of(body, "RayClusterProvisioned");
   const packed_value* head_ready = condition_of(body, "HeadPodReady");
   const packed_value* failure = condition_of(body, "ReplicaFailure");
   const packed_value* suspending = condition_of(body, "RayClusterSuspending");
   const packed_value* suspended = condition_of(body, "RayClusterSuspended");
   reading.conditions = provisioned != nullptr || head_ready != nullptr || failure != nullptr;
+  const bool old_failed_state = state == "failed" || state == "unhealthy";
 
   if (condition_true(suspended) || (suspended == nullptr && state == "suspended")) {
     reading.state = suspended != nullptr ? masked_state("Suspended", suspended)
                                          : object_state{"Suspended", "", "status.state is suspended."};
-    reading.since = since_of(suspended, body);
+    reading.since.since = since_of(suspended, body);
     return reading;
   }
   if (condition_true(suspending)) {
     reading.state = masked_state("Suspending", suspending);
-    reading.since = transition_time(suspending);
+    reading.since.since = transition_time(suspending);
     return reading;
   }
   if (condition_true(failure)) {
     reading.replica_failure = true;
     reading.state = masked_state("Failed", failure);
-    reading.since = since_of(failure, body);
+    reading.since.since = since_of(failure, body);
     return reading;
   }
-  if (state == "failed" || state == "unhealthy") {
+  // KubeRay v1.0-v1.1 wrote `failed` on any reconcile error (and the error in status.reason when
+  // creating or deleting pods failed) and `unhealthy` for invalid head rayStartParams
+  // (ray-operator/controllers/ray/raycluster_controller.go:306-357,1274-1276 at v1.1.0). From
+  // v1.2 nothing writes either, and nothing resets them before the cluster is next ready: beside
+  // the conditions of a v1.2+ operator they are history.
+  if (old_failed_state && !reading.conditions) {
     reading.old_failed = true;
-    reading.state = {"Failed", "", "status.state is " + state + " (written by KubeRay v1.1 and before)."};
+    std::string message = "status.state is " + state + " (written by KubeRay v1.1 and before)";
+    if (!reading.status_reason.empty()) {
+      message += ": " + reading.status_reason;
+    }
+    reading.state = {"Failed", "", message + (message.ends_with('.') ? "" : ".")};
+    reading.since.first_sighting = "KubeRay v1.1 does not record when it wrote status.state " + state +
+                                   ": since is when this daemon first saw it so.";
     return reading;
   }
+  if (old_failed_state) {
+    reading.notes.push_back("status.state is " + state +
+                            ", left by KubeRay v1.1 or before: the operator that writes this cluster's conditions "
+                            "(v1.2 or later) never writes it and does not reset it until the cluster is ready "
+                            "again, so the conditions tell the state.");
+  }
+  if (!reading.status_reason.empty() && !reading.old_failed) {
+    reading.notes.push_back(
+        "status.reason holds an earlier reconcile error, which KubeRay before v1.3 never "
+        "clears: " +
+        reading.status_reason);
+  }
+
+  reading.head_since = head_not_ready_since(body, head_ready, reading.head_pod);
   if (reading.conditions) {
+    const bool head_down = head_ready != nullptr && !condition_true(head_ready);
+    if (head_down) {
+      reading.head_not_ready = true;
+      reading.head = head_words(head_ready, reading.head_pod);
+    }
     if (!condition_true(provisioned)) {
+      // Never provisioned (or resumed): Provisioning, whatever keeps it so. A head that has not
+      // become ready (an image that cannot be pulled, a crash loop) is the spec's "head not
+      // ready" problem all the same: HeadPodReady tells it before the cluster was ever ready.
       reading.state = provisioned != nullptr ? masked_state("Provisioning", provisioned)
                                              : object_state{"Provisioning", "", "The Ray pods are being created."};
-      reading.since = since_of(provisioned, body);
+      if (head_down) {
+        add_sentence(
+            reading.state.message,
+            "The head is not ready" + (reading.head.reason.empty() ? "" : " (" + reading.head.reason + ")") + ".");
+      }
+      reading.since.since = since_of(provisioned, body);
       return reading;
     }
-    if (head_ready != nullptr && !condition_true(head_ready)) {
-      reading.head_not_ready = true;
-      reading.state = masked_state("Head not ready", head_ready);
-      reading.since = since_of(head_ready, body);
+    if (head_down) {
+      reading.state = reading.head;
+      reading.since.since = reading.head_since;
       return reading;
     }
     reading.state = {"Ready", condition_reason(head_ready),
                      std::to_string(get_int(body, {"status", "readyWorkerReplicas"}).value_or(0)) + " of " +
                          std::to_string(get_int(body, {"status", "desiredWorkerReplicas"}).value_or(0)) +
                          " workers ready."};
-    reading.since = transition_time(head_ready);
+    reading.since.since = transition_time(head_ready);
     return reading;
   }
-  // Before conditions: status.state is `ready` once and never reset, so the head pod tells more.
+  // Before conditions: status.state is `ready` once and never reset, and the head pod's own Ready
+  // condition is the only word on the head.
+  const bool head_down = reading.head_pod && !pod_ready(*reading.head_pod);
+  if (head_down) {
+    reading.head_not_ready = true;
+    reading.head = head_words(nullptr, reading.head_pod);
+  }
   if (state == "ready") {
-    if (reading.head_pod && !pod_ready(*reading.head_pod)) {
-      reading.head_not_ready = true;
-      const packed_value* pod_condition = condition_of(reading.head_pod->body(), "Ready");
-      reading.state = {"Head not ready", condition_reason(pod_condition),
+    if (head_down) {
+      reading.state = {"Head not ready", reading.head.reason,
                        "status.state still says ready (it is never reset), but the head pod " +
                            std::string(reading.head_pod->name) + " is not ready."};
-      reading.since = since_of(pod_condition, reading.head_pod->body());
+      reading.since.since = reading.head_since;
       return reading;
     }
     reading.state = {"Ready", "", "status.state is ready."};
@@ -113,7 +226,10 @@ cluster_reading read_cluster(const cached_object& cluster, const view_context& c
     return reading;
   }
   reading.state = {"Provisioning", "", "The operator has not said the cluster is ready yet."};
-  reading.since = created_at(body);
+  if (head_down) {
+    add_sentence(reading.state.message, reading.head.message);
+  }
+  reading.since.since = created_at(body);
   return reading;
 }
 
@@ -126,7 +242,9 @@ job_reading read_job(const cached_object& job, const view_context& context) {
   check_type(body, {"spec", "entrypoint"}, &packed_value::is_string, "spec.entrypoint", "a string", reading.notes);
   reading.deployment_status = string_or(body, {"status", "jobDeploymentStatus"});
   reading.job_status = string_or(body, {"status", "jobStatus"});
-  reading.failed_attempts = std::max<std::int64_t>(0, get_int(body, {"status", "failed"}).value_or(0));
+  if (std::optional<std::int64_t> failed = get_int(body, {"status", "failed"})) {
+    reading.failed_attempts = std::max<std::int64_t>(0, *failed);
+  }
   reading.max_attempts = std::max<std::int64_t>(0, get_int(body, {"spec", "backoffLimit"}).value_or(0)) + 1;
   reading.cluster_name = string_or(body, {"status", "rayClusterName"});
   reading.submission_mode = string_or(body, {"spec", "submissionMode"}, "K8sJobMode");
@@ -141,46 +259,67 @@ job_reading read_job(const cached_object& job, const view_context& context) {
 
   const std::string reason = string_or(body, {"status", "reason"});
   const std::string message = masking::operator_text(string_or(body, {"status", "message"}));
-  auto end_time = [&body]() { return parse_rfc3339(string_or(body, {"status", "endTime"})); };
   const std::string& deployment = reading.deployment_status;
-  const std::string attempts =
-      std::to_string(reading.failed_attempts) + " of " + std::to_string(reading.max_attempts) + " attempts failed";
+  // status.failed exists from v1.2 (with retries); a v1.1 job makes one attempt and counts none.
+  const std::string attempts = reading.failed_attempts ? std::to_string(*reading.failed_attempts) + " of " +
+                                                             std::to_string(reading.max_attempts) + " attempts failed"
+                                                       : std::string();
   if (deployment == "Suspended" || deployment == "Suspending") {
     reading.state = {"Suspended", deployment, deployment == "Suspending" ? "Being suspended." : "Suspended."};
     return reading;
   }
   if (deployment == "Retrying") {
-    reading.state = {"Retrying", reason, attempts + "; the operator is starting a new attempt."};
+    reading.state = {"Retrying", reason,
+                     (attempts.empty() ? "An attempt failed" : attempts) + "; the operator is starting a new attempt."};
     return reading;
   }
   if (deployment == "Failed" || deployment == "ValidationFailed") {
-    bool never_retried = reason == "DeadlineExceeded" || reason == "JobStatusCheckTimeoutExceeded" ||
-                         reason == "ValidationFailed" || deployment == "ValidationFailed";
-    if (!never_retried && reading.failed_attempts < reading.max_attempts) {
-      reading.state = {"Retrying", reason, attempts + "; it will be retried."};
-      return reading;
-    }
+    // A stored Failed is final. KubeRay decides on a retry in the reconcile that fails the job
+    // and writes Retrying instead (checkBackoffLimitAndUpdateStatusIfNeeded, just before the
+    // status update: ray-operator/controllers/ray/rayjob_controller.go:452-456,518-557 at
+    // v1.7.0), and once stored, Failed is only cleaned up (:420); v1.1 has no retries at all.
+    // A count below the limit means the limit was raised after the job failed.
     reading.failed = true;
-    reading.state = {"Failed", reason.empty() ? deployment : reason,
-                     message.empty() ? attempts + "." : message + " (" + attempts + ")"};
-    reading.since = end_time();
-    if (!reading.since) {
-      reading.since = created_at(body);
+    std::string words = message.empty() ? attempts : message + (attempts.empty() ? "" : " (" + attempts + ")");
+    reading.state = {"Failed", reason.empty() ? deployment : reason, words.empty() ? "The Ray job failed." : words};
+    const bool never_retried = reason == "DeadlineExceeded" || reason == "JobStatusCheckTimeoutExceeded";
+    if (reading.failed_attempts && *reading.failed_attempts < reading.max_attempts && deployment == "Failed" &&
+        !never_retried) {
+      reading.notes.push_back("spec.backoffLimit allows " + std::to_string(reading.max_attempts) +
+                              " attempts, but this failure is final: KubeRay writes Retrying instead of Failed "
+                              "when it will retry, so the limit was raised after the job failed.");
+    }
+    // endTime is written with Failed (v1.1 and later); ValidationFailed has none.
+    reading.since.since = parse_rfc3339(string_or(body, {"status", "endTime"}));
+    if (!reading.since.since) {
+      reading.since.first_sighting = std::string(no_end_time);
     }
     return reading;
   }
   if (deployment == "Complete") {
+    const std::optional<time_point> ended = parse_rfc3339(string_or(body, {"status", "endTime"}));
     if (reading.job_status == "STOPPED") {
       reading.state = {"Stopped", reason, message.empty() ? "The Ray job was stopped." : message};
     } else if (reading.job_status == "FAILED") {
       reading.failed = true;
       reading.state = {"Failed", reason, message.empty() ? "The Ray job failed." : message};
-      reading.since = end_time();
+      if (!ended) {
+        reading.since.first_sighting = std::string(no_end_time);
+      }
     } else {
       reading.state = {"Succeeded", reason, message.empty() ? "The Ray job succeeded." : message};
     }
+    reading.since.since = ended;
     return reading;
   }
+  // An attempt begins at status.startTime (written on Initializing, again for every retry); the
+  // creation time is only the first attempt's.
+  auto attempt_start = [&body, &reading]() -> std::optional<time_point> {
+    if (std::optional<time_point> started = parse_rfc3339(string_or(body, {"status", "startTime"}))) {
+      return started;
+    }
+    return reading.failed_attempts.value_or(0) > 0 ? std::nullopt : created_at(body);
+  };
   if (deployment == "Running") {
     if (reading.job_status == "PENDING" || reading.job_status.empty()) {
       reading.state = {"Pending", "", "Submitted; the Ray job has not started yet."};
@@ -191,11 +330,31 @@ job_reading read_job(const cached_object& job, const view_context& context) {
   }
   if (deployment == "Waiting") {
     reading.state = {"Pending", "Waiting", "Interactive mode: waiting for spec.jobId to be set."};
+    reading.since.since = attempt_start();
+    return reading;
+  }
+  // KubeRay v1.0's steps, gone from v1.1 (apis/ray/v1/rayjob_types.go:36-45 at v1.0.0), each
+  // retried: only Complete ended its reconciles (rayjob_controller.go:124-128,219-253 at v1.0.0).
+  // FailedToGetJobStatus is a job it submitted and could not ask about: the last status read tells.
+  if (deployment == "FailedToGetJobStatus") {
+    const bool running = reading.job_status == "RUNNING";
+    reading.state = {running ? "Running" : "Pending", deployment,
+                     "KubeRay v1.0 could not read the job's status from the Ray dashboard and retries" +
+                         (reading.job_status.empty() ? std::string(".")
+                                                     : "; the last status it read is " + reading.job_status + ".")};
+    return reading;
+  }
+  if (deployment == "FailedToGetOrCreateRayCluster" || deployment == "WaitForDashboard" ||
+      deployment == "WaitForDashboardReady" || deployment == "WaitForK8sJob" || deployment == "FailedJobDeploy") {
+    reading.state = {
+        "Pending", deployment,
+        "status.jobDeploymentStatus is " + deployment + ", a step KubeRay v1.0 retries: the job has not started yet."};
+    reading.since.since = attempt_start();
     return reading;
   }
   reading.state = {"Pending", deployment,
                    deployment == "Initializing" ? "Waiting for the Ray Cluster to be ready." : "Not started yet."};
-  reading.since = created_at(body);
+  reading.since.since = attempt_start();
   return reading;
 }
 
@@ -236,7 +395,7 @@ service_reading read_service(const cached_object& service, const view_context& c
   if (condition_true(suspended) || ready_reason == "SuspendComplete") {
     reading.suspended = true;
     reading.state = masked_state("Suspended", condition_true(suspended) ? suspended : ready);
-    reading.since = since_of(condition_true(suspended) ? suspended : ready, body);
+    reading.since.since = since_of(condition_true(suspended) ? suspended : ready, body);
     return reading;
   }
   // v1.7's Suspending (Ready False with SuspendInProgress beside it): the operator is deleting the
@@ -252,7 +411,7 @@ service_reading read_service(const cached_object& service, const view_context& c
     reading.state = {"Suspended", "Suspending",
                      "Being suspended: the operator is deleting its Ray Clusters and Services" +
                          (message.empty() ? std::string(".") : " (" + message + ").")};
-    reading.since = since_of(source, body);
+    reading.since.since = since_of(source, body);
     return reading;
   }
   bool is_ready = false;
@@ -261,15 +420,25 @@ service_reading read_service(const cached_object& service, const view_context& c
     reading.upgrading = condition_true(upgrade);
     reading.rollback = condition_true(rollback);
   } else {
-    // Before v1.3: status.serviceStatus, and a pending cluster during an upgrade.
+    // Before v1.3: status.serviceStatus, and a pending cluster during an upgrade. Restarting also
+    // has a pending cluster, the unhealthy active one's replacement: that is no upgrade.
     const std::string status = string_or(body, {"status", "serviceStatus"});
     is_ready = status == "Running";
-    reading.upgrading = !reading.pending_cluster.empty() && !reading.active_cluster.empty();
+    reading.upgrading = !reading.pending_cluster.empty() && !reading.active_cluster.empty() && status != "Restarting";
     if (!is_ready) {
+      // Nothing before v1.3 records when a service stopped running (status.lastUpdateTime is the
+      // last write of any kind: ray-operator/apis/ray/v1/rayservice_types.go:68-71 at v1.2.2), and
+      // a long-lived service that has just begun restarting must not count from its creation.
       reading.not_ready = true;
       reading.state = {"Not ready", status,
                        status.empty() ? "Not running yet." : "status.serviceStatus is " + status + "."};
-      reading.since = created_at(body);
+      if (status == "Restarting" && !reading.pending_cluster.empty() && !reading.active_cluster.empty()) {
+        reading.state.message += " The operator replaces the unhealthy Ray Cluster " + reading.active_cluster +
+                                 " with " + reading.pending_cluster + ".";
+      }
+      reading.since.first_sighting =
+          "KubeRay before v1.3 does not record since when a Ray Service is not running: since is when this "
+          "daemon first saw it so.";
       if (!reading.upgrading) {
         return reading;
       }
@@ -278,7 +447,7 @@ service_reading read_service(const cached_object& service, const view_context& c
   if (ready != nullptr && !is_ready && (ready_reason == "ValidationFailed" || ready_reason == "InitializingTimeout")) {
     reading.failed = true;
     reading.state = masked_state("Failed", ready);
-    reading.since = since_of(ready, body);
+    reading.since.since = since_of(ready, body);
     return reading;
   }
   if (reading.rollback || reading.upgrading) {
@@ -288,12 +457,12 @@ service_reading read_service(const cached_object& service, const view_context& c
       reading.state = {"Upgrading", "Rollback in progress",
                        "Rollback in progress: " + masking::operator_text(condition_message(rollback)) + " Meanwhile " +
                            serving + "."};
-      reading.since = transition_time(rollback);
+      reading.since.since = transition_time(rollback);
     } else {
       reading.state = {
           "Upgrading", condition_reason(upgrade),
           "Upgrading to the pending Ray Cluster " + reading.pending_cluster + "; meanwhile " + serving + "."};
-      reading.since = transition_time(upgrade);
+      reading.since.since = transition_time(upgrade);
     }
     reading.not_ready = !is_ready;
     return reading;
@@ -301,12 +470,12 @@ service_reading read_service(const cached_object& service, const view_context& c
   if (ready != nullptr && !is_ready) {
     reading.not_ready = true;
     reading.state = masked_state("Not ready", ready);
-    reading.since = since_of(ready, body);
+    reading.since.since = since_of(ready, body);
     return reading;
   }
   if (ready != nullptr) {
     reading.state = masked_state("Ready", ready);
-    reading.since = transition_time(ready);
+    reading.since.since = transition_time(ready);
   } else {
     reading.state = {"Ready", "Running", "status.serviceStatus is Running."};
   }

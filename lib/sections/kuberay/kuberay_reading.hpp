@@ -12,13 +12,25 @@
 
 namespace sextant::kuberay {
 
+// Since when a reading's state holds. Some states carry no time of their own (a pre-v1.3 Ray
+// Service that is not running, a failed Ray Job without endTime, KubeRay v1.1's failed state):
+// then `since` is empty, the problem engine counts from its first sighting (the toolkit's rule),
+// and `first_sighting` says why, in a sentence the details show beside `sinceFrom`.
+struct since_source {
+  std::optional<time_point> since;
+  std::string first_sighting;  // set when the object does not tell since when
+};
+
 struct cluster_reading {
   object_state state;
-  std::optional<time_point> since;
+  since_source since;
   bool replica_failure = false;  // the ReplicaFailure condition (v1.2+)
-  bool old_failed = false;       // status.state failed or unhealthy (before v1.2)
-  bool head_not_ready = false;
-  bool conditions = false;  // written by a v1.2+ operator with the status-conditions gate on
+  bool old_failed = false;       // status.state failed or unhealthy (v1.1 and before)
+  bool head_not_ready = false;   // provisioned or not: the head pod has not been ready since head_since
+  object_state head;             // why the head is not ready: its reason and message, masked
+  std::optional<time_point> head_since;
+  std::string status_reason;  // status.reason (v1.1: the last pod reconcile error), URL credentials removed
+  bool conditions = false;    // written by a v1.2+ operator with the status-conditions gate on
   object_ptr head_pod;
   std::vector<object_ptr> pods;  // same namespace, the cluster label
   std::vector<std::string> notes;
@@ -27,13 +39,13 @@ cluster_reading read_cluster(const cached_object& cluster, const view_context& c
 
 struct job_reading {
   object_state state;
-  std::optional<time_point> since;
+  since_source since;
   bool failed = false;
-  std::string deployment_status;  // status.jobDeploymentStatus
-  std::string job_status;         // status.jobStatus
-  std::int64_t failed_attempts = 0;
-  std::int64_t max_attempts = 1;  // backoffLimit + 1
-  std::string entrypoint;         // masked, or "see YAML" (and a note says why)
+  std::string deployment_status;                // status.jobDeploymentStatus
+  std::string job_status;                       // status.jobStatus
+  std::optional<std::int64_t> failed_attempts;  // status.failed (v1.2+); unknown before
+  std::int64_t max_attempts = 1;                // backoffLimit + 1
+  std::string entrypoint;                       // masked, or "see YAML" (and a note says why)
   std::string cluster_name;
   std::string submission_mode;
   std::vector<std::string> notes;
@@ -51,7 +63,7 @@ struct serve_app {
 
 struct service_reading {
   object_state state;
-  std::optional<time_point> since;
+  since_source since;
   bool failed = false;
   bool not_ready = false;
   bool upgrading = false;

@@ -22,6 +22,7 @@ section make_section() {
        "spec.workerGroupSpecs.groupName", "spec.workerGroupSpecs.replicas", "spec.workerGroupSpecs.minReplicas",
        "spec.workerGroupSpecs.maxReplicas", "spec.workerGroupSpecs.numOfHosts", "spec.workerGroupSpecs.suspend",
        "status"});
+  clusters.joins = {core::pod_kind};  // its head and workers' pods: linked, and read for its state
   s.resources.push_back(std::move(clusters));
 
   resource_def jobs = kind_resource("rayjobs", "Ray Jobs", rayjob_kind, scope::namespaced);
@@ -45,7 +46,8 @@ section make_section() {
 
   // The details list a Ray Cluster's pods by the cluster label; core watches pods whole already.
   s.reads.push_back(kind_reads{core::pod_kind,
-                               {"spec.nodeName", "status.phase", "status.conditions", "metadata.labels"},
+                               {"spec.nodeName", "status.phase", "status.conditions", "metadata.labels",
+                                "status.containerStatuses.name", "status.containerStatuses.state"},
                                {std::string(cluster_label)}});
 
   // Logs, read from the API server as the client reads them (pods/log, get).

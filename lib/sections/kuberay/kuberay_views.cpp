@@ -19,6 +19,20 @@ json state_json(const object_state& state) {
   return {{"label", state.label}, {"reason", state.reason}, {"message", state.message}};
 }
 
+// `since`, and `sinceFrom`: "the object" when it tells, "first sighting" (with why, as a note) when
+// it does not and the problems count from the daemon's first sighting instead.
+void since_blocks(const since_source& since, details_view& view) {
+  view.blocks["since"] = time_or_null(since.since);
+  if (since.since) {
+    view.blocks["sinceFrom"] = "the object";
+  } else if (!since.first_sighting.empty()) {
+    view.blocks["sinceFrom"] = "first sighting";
+    view.note(since.first_sighting);
+  } else {
+    view.blocks["sinceFrom"] = nullptr;
+  }
+}
+
 void notes_of(const std::vector<std::string>& notes, details_view& view) {
   for (const std::string& note : notes) {
     view.note(note);
@@ -101,8 +115,10 @@ void cluster_details(const cached_object& cluster, const view_context& context, 
   const packed_value& body = cluster.body();
   cluster_reading reading = read_cluster(cluster, context);
   notes_of(reading.notes, view);
-  view.blocks["since"] = time_or_null(reading.since);
+  since_blocks(reading.since, view);
+  view.blocks["headNotReadySince"] = reading.head_not_ready ? time_or_null(reading.head_since) : json(nullptr);
   view.blocks["statusState"] = or_null(string_or(body, {"status", "state"}));
+  view.blocks["statusReason"] = or_null(reading.status_reason);
   view.blocks["autoscaling"] = get_bool(body, {"spec", "enableInTreeAutoscaling"}).value_or(false);
   view.blocks["workerGroups"] = worker_groups_json(body, reading);
   std::string reason = incomplete_reason(context, core::pod_kind);
@@ -133,18 +149,18 @@ object_state job_state(const cached_object& job, const view_context& context) {
 
 void job_summary(const cached_object& job, const view_context& context, json& summary) {
   job_reading reading = read_job(job, context);
-  summary["attempts"] = {{"failed", reading.failed_attempts}, {"limit", reading.max_attempts}};
+  summary["attempts"] = {{"failed", or_null(reading.failed_attempts)}, {"limit", reading.max_attempts}};
 }
 
 void job_details(const cached_object& job, const view_context& context, details_view& view) {
   const packed_value& body = job.body();
   job_reading reading = read_job(job, context);
   notes_of(reading.notes, view);
-  view.blocks["since"] = time_or_null(reading.since);
+  since_blocks(reading.since, view);
   view.blocks["deploymentStatus"] = or_null(reading.deployment_status);
   view.blocks["jobStatus"] = or_null(reading.job_status);
   view.blocks["submissionMode"] = reading.submission_mode;
-  view.blocks["attempts"] = {{"failed", reading.failed_attempts}, {"limit", reading.max_attempts}};
+  view.blocks["attempts"] = {{"failed", or_null(reading.failed_attempts)}, {"limit", reading.max_attempts}};
   view.blocks["entrypoint"] = or_null(reading.entrypoint);
   view.blocks["message"] = or_null(masking::operator_text(string_or(body, {"status", "message"})));
   view.blocks["rayCluster"] = or_null(reading.cluster_name);
@@ -176,7 +192,7 @@ void service_details(const cached_object& service, const view_context& context, 
   const packed_value& body = service.body();
   service_reading reading = read_service(service, context);
   notes_of(reading.notes, view);
-  view.blocks["since"] = time_or_null(reading.since);
+  since_blocks(reading.since, view);
   view.blocks["activeCluster"] = or_null(reading.active_cluster);
   view.blocks["pendingCluster"] = or_null(reading.pending_cluster);
   view.blocks["serveApplications"] = apps_json(reading);

@@ -36,15 +36,17 @@ std::vector<finding> cluster_findings(const cached_object& cluster, const view_c
   }
   cluster_reading reading = read_cluster(cluster, context);
   if (reading.replica_failure) {
-    return {finding{"failed", reading.since, replica_failure_after,
+    return {finding{"failed", reading.since.since, replica_failure_after,
                     with_message("Ray Cluster cannot create or delete its pods", reading.state)}};
   }
   if (reading.old_failed) {
-    return {finding{"failed", std::nullopt, seconds{0}, with_message("Ray Cluster failed", reading.state)}};
+    return {finding{"failed", reading.since.since, seconds{0}, with_message("Ray Cluster failed", reading.state)}};
   }
+  // Provisioned or not: a head that has never become ready is as much a problem as one that
+  // stopped being ready.
   if (reading.head_not_ready) {
-    return {finding{"head-not-ready", reading.since, head_not_ready_after,
-                    with_message("The Ray head pod is not ready", reading.state)}};
+    return {finding{"head-not-ready", reading.head_since, head_not_ready_after,
+                    with_message("The Ray head pod is not ready", reading.head)}};
   }
   return {};
 }
@@ -57,7 +59,7 @@ std::vector<finding> job_findings(const cached_object& job, const view_context& 
   if (!reading.failed) {
     return {};
   }
-  finding found{"failed", reading.since, seconds{0}, with_message("Ray Job failed", reading.state)};
+  finding found{"failed", reading.since.since, seconds{0}, with_message("Ray Job failed", reading.state)};
   found.shown_for = failed_job_shown_for;
   return {found};
 }
@@ -72,9 +74,10 @@ std::vector<finding> service_findings(const cached_object& service, const view_c
   }
   std::vector<finding> out;
   if (reading.failed) {
-    out.push_back(finding{"failed", reading.since, seconds{0}, with_message("Ray Service failed", reading.state)});
+    out.push_back(
+        finding{"failed", reading.since.since, seconds{0}, with_message("Ray Service failed", reading.state)});
   } else if (reading.not_ready) {
-    out.push_back(finding{"not-ready", reading.since, service_not_ready_after,
+    out.push_back(finding{"not-ready", reading.since.since, service_not_ready_after,
                           with_message("Ray Service not ready", reading.state)});
   }
   for (const serve_app& app : reading.apps) {

@@ -27,6 +27,7 @@ section make_section(position_lookup positions) {
   };
   // The waiting list reads Workloads: opening the details asks for them.
   cluster_queues.reads_on_demand = {workload_kind};
+  cluster_queues.joins = {cohort_kind, local_queue_kind, workload_kind};
   s.resources.push_back(std::move(cluster_queues));
 
   resource_def local_queues = kind_resource("localqueues", "Local Queues", local_queue_kind, scope::namespaced);
@@ -36,6 +37,7 @@ section make_section(position_lookup positions) {
     local_queue_details(queue, context, view, positions);
   };
   local_queues.reads_on_demand = {workload_kind};
+  local_queues.joins = {cluster_queue_kind, cohort_kind, workload_kind};
   s.resources.push_back(std::move(local_queues));
 
   resource_def flavors = kind_resource("resourceflavors", "Resource Flavors", resource_flavor_kind, scope::cluster);
@@ -51,6 +53,8 @@ section make_section(position_lookup positions) {
   workloads.cap = workload_cap;
   // Each Workload carries its job's pod templates: watched only while someone needs them.
   workloads.on_demand_category = std::string(workloads_category);
+  // A Workload's state is explained from its queues; they are linked.
+  workloads.joins = {local_queue_kind, cluster_queue_kind, cohort_kind};
   s.resources.push_back(std::move(workloads));
 
   resource_def checks = kind_resource("admissionchecks", "Admission Checks", admission_check_kind, scope::cluster);
@@ -88,13 +92,21 @@ section make_section(position_lookup positions) {
                             }
                             view.blocks["queue"] = std::move(block);
                           },
-                          {workload_kind}});
+                          {workload_kind},
+                          {},
+                          {workload_kind, local_queue_kind, cluster_queue_kind, cohort_kind}});
   }
   // The Queue route reads the job it names: each job kind is watched on demand, where served.
   for (const job_resource& job : job_resources()) {
     s.reads_on_demand.push_back(job.type);
   }
-  s.routes.push_back(section_route{"queue", queue_route, {workload_kind}, queue_route_needs, queue_route_permission});
+  s.routes.push_back(section_route{"queue",
+                                   queue_route,
+                                   {workload_kind},
+                                   queue_route_needs,
+                                   queue_route_permission,
+                                   {},
+                                   {workload_kind, local_queue_kind, cluster_queue_kind, cohort_kind}});
   s.documents.push_back(pending_workloads_polling());
   return s;
 }

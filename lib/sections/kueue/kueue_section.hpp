@@ -24,6 +24,8 @@ inline const kind_key priority_class_kind{"kueue.x-k8s.io", "WorkloadPriorityCla
 inline constexpr std::string_view queue_name_label = "kueue.x-k8s.io/queue-name";
 inline constexpr std::string_view job_uid_label = "kueue.x-k8s.io/job-uid";
 inline constexpr std::string_view prebuilt_workload_label = "kueue.x-k8s.io/prebuilt-workload-name";
+// On each Workload of a job that has several (a LeaderWorkerSet's groups), since v0.17.
+inline constexpr std::string_view group_index_annotation = "kueue.x-k8s.io/component-workload-index";
 
 // Most Workloads read; past it waiting lists say they may be incomplete.
 inline constexpr std::size_t workload_cap = 5000;
@@ -43,6 +45,13 @@ object_state local_queue_state(const cached_object& queue, const view_context& c
 object_state admission_check_state(const cached_object& check, const view_context& context);
 object_state cohort_state(const cached_object& cohort, const view_context& context);
 object_state workload_state(const cached_object& workload, const view_context& context);
+// Since when a queue Kueue reports inactive for a fault (not a stop, not a deletion) has been so:
+// its Active condition's transition, when that can be trusted to be the fault's; nullopt (the
+// problem engine's first sighting) when the spec was edited since, as a lifted stop keeps the
+// time the stop began.
+std::optional<time_point> queue_fault_since(const cached_object& queue);
+// When a queue last became Active (its Active=True transition); nullopt while it is not.
+std::optional<time_point> queue_active_since(const cached_object& queue);
 // The Cohort chain from `cohort` upward when it loops ("a", "b", "c", "b"), else empty. Only the
 // Cohorts read are followed, so a cycle found is certain; one not found may be among those unread.
 std::vector<std::string> cohort_loop(const std::string& cohort, const view_context& context);

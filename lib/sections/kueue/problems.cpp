@@ -42,10 +42,9 @@ std::vector<finding> cluster_queue_findings(const cached_object& queue, const vi
   if (state.label != "Inactive") {
     return {};
   }
-  // Inactive with Active=True (a Cohort cycle): no condition tells since when, so the daemon's
-  // first sighting starts the clock.
-  std::optional<time_point> since = condition_true(active) ? std::nullopt : transition_time(active);
-  return {finding{"inactive", since, queue_threshold,
+  // Inactive with Active=True (a Cohort cycle), or inactive since a stop was lifted: no condition
+  // tells since when, so the daemon's first sighting starts the clock.
+  return {finding{"inactive", queue_fault_since(queue), queue_threshold,
                   "Cluster Queue " + std::string(queue.name) + " is inactive" +
                       (state.reason.empty() ? std::string() : " (" + state.reason + ")") + ": " + state.message}};
 }
@@ -62,7 +61,8 @@ std::vector<finding> local_queue_findings(const cached_object& queue, const view
   if (cached || (!kueue_says_missing && !list_complete(context, cluster_queue_kind))) {
     return {};
   }
-  return {finding{"cluster-queue-missing", kueue_says_missing ? transition_time(active) : std::nullopt, queue_threshold,
+  return {finding{"cluster-queue-missing", kueue_says_missing ? queue_fault_since(queue) : std::nullopt,
+                  queue_threshold,
                   "Local Queue " + std::string(queue.namespace_) + "/" + std::string(queue.name) +
                       " points at Cluster Queue " + cluster + ", which does not exist."}};
 }
@@ -107,13 +107,18 @@ std::vector<finding> workload_findings(const cached_object& workload, const view
     return found;  // a stopped or deleted queue holds it on purpose
   }
   if (blocker) {
-    found.push_back({"inadmissible", waiting.since, inadmissible_threshold, blocker->message});
+    // Inadmissible since its queue broke: the Workload's own condition keeps the time it began
+    // waiting when only the reason changes (pkg/workload/workload.go:794-803), so the queue's
+    // Active transition dates it; a Workload made later counts from its own wait. A queue that
+    // tells no time leaves it to the first sighting.
+    std::optional<time_point> since = blocker->since ? later_of(blocker->since, waiting.since) : std::nullopt;
+    found.push_back({"inadmissible", since, inadmissible_threshold, blocker->message});
   } else if (reading.state.label == "Inadmissible") {
     found.push_back({"inadmissible", waiting.since, inadmissible_threshold, "Inadmissible: " + waiting.message});
   } else if (waits_for_quota(waiting)) {
     std::string cluster = cluster_queue_of(workload, context);
     found.push_back(
-        {"waiting-for-quota", waiting.since, quota_wait_threshold,
+        {"waiting-for-quota", waiting_in_working_queues_since(workload, reading, context), quota_wait_threshold,
          "Waiting for quota" + (cluster.empty() ? std::string() : " in Cluster Queue " + cluster) +
              (waiting.message.empty() ? ": Kueue's scheduler has not considered it yet." : ": " + waiting.message)});
   }

@@ -1,7 +1,9 @@
 // The Queue section on jobs: the job's Workload, its state and its queues, both as a route of
 // its own (/api/v1/kueue/queue/{jobresource}/{namespace}/{name}) and inside the job's details.
 #include <algorithm>
+#include <tuple>
 
+#include "sections/kueue/job_workloads.hpp"
 #include "sections/kueue/kueue_fields.hpp"
 #include "sections/kueue/kueue_section.hpp"
 #include "sections/kueue/workload_reading.hpp"
@@ -10,14 +12,6 @@
 namespace sextant::kueue {
 namespace {
 
-std::string label_or_annotation(const packed_value& object, std::string_view key, bool annotation_too) {
-  std::string value = string_or(object, {"metadata", "labels", key});
-  if (value.empty() && annotation_too) {
-    value = string_or(object, {"metadata", "annotations", key});
-  }
-  return value;
-}
-
 // Through v0.14 (v1beta1 only) Kueue also read the queue name from an annotation.
 bool kueue_reads_queue_annotation(const view_context& context) {
   const served_kind* served = context.served.find(workload_kind);
@@ -25,37 +19,57 @@ bool kueue_reads_queue_annotation(const view_context& context) {
          std::find(served->versions.begin(), served->versions.end(), "v1beta2") == served->versions.end();
 }
 
-// The job's Workload: the prebuilt one it names, else the one Kueue labelled with its uid (or
-// that it owns). When several match (a job recreated under the same uid cannot happen, but
-// Workload slices can), the unfinished and newest wins.
-object_ptr workload_of(const cached_object& job, const view_context& context) {
-  std::string prebuilt = label_or_annotation(job.body(), prebuilt_workload_label, true);
-  if (!prebuilt.empty()) {
-    if (object_ptr found = context.store.get(workload_kind, job.namespace_, prebuilt)) {
-      return found;
+struct read_workload_entry {
+  object_ptr workload;
+  workload_reading reading;
+  std::optional<std::int64_t> group;
+};
+
+// The Workload the job waits on leads: an unfinished one before a finished one, one not admitted
+// before an admitted one (the group or the new slice that waits), then the newest.
+bool leads(const read_workload_entry& a, const read_workload_entry& b) {
+  auto key = [](const read_workload_entry& entry) {
+    return std::make_tuple(entry.reading.finished, entry.reading.admitted);
+  };
+  if (key(a) != key(b)) {
+    return key(a) < key(b);
+  }
+  std::string made_a = string_or(a.workload->body(), {"metadata", "creationTimestamp"});
+  std::string made_b = string_or(b.workload->body(), {"metadata", "creationTimestamp"});
+  return made_a != made_b ? made_a > made_b : a.workload->name < b.workload->name;
+}
+
+// "3 Workloads, one per group: 2 Admitted, 1 Pending."
+std::string several_sentence(const std::vector<read_workload_entry>& entries) {
+  std::vector<std::pair<std::string, std::size_t>> counts;
+  bool grouped = false;
+  for (const read_workload_entry& entry : entries) {
+    grouped = grouped || entry.group.has_value();
+    auto at = std::find_if(counts.begin(), counts.end(),
+                           [&entry](const auto& count) { return count.first == entry.reading.state.label; });
+    if (at == counts.end()) {
+      counts.emplace_back(entry.reading.state.label, 1);
+    } else {
+      ++at->second;
     }
   }
-  if (job.uid.empty()) {
+  std::string out = std::to_string(entries.size()) + " Workloads" + (grouped ? ", one per group: " : ": ");
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    out += (i == 0 ? "" : ", ") + std::to_string(counts[i].second) + " " + counts[i].first;
+  }
+  return out + ".";
+}
+
+json prebuilt_json(const job_workloads& workloads, const view_context& context, const std::string& namespace_) {
+  if (workloads.prebuilt.empty()) {
     return nullptr;
   }
-  std::vector<object_ptr> candidates = context.store.with_label(workload_kind, std::string(job_uid_label), job.uid);
-  if (candidates.empty()) {
-    candidates = context.store.owned_by(workload_kind, job.uid);
-  }
-  object_ptr best;
-  for (const object_ptr& candidate : candidates) {
-    if (candidate->namespace_ != job.namespace_) {
-      continue;
-    }
-    auto rank = [](const object_ptr& workload) {
-      return std::make_pair(!read_workload(workload->body()).finished,
-                            string_or(workload->body(), {"metadata", "creationTimestamp"}));
-    };
-    if (!best || rank(candidate) > rank(best)) {
-      best = candidate;
-    }
-  }
-  return best;
+  json out = link_to(context, workload_kind, namespace_, workloads.prebuilt);
+  out["exists"] = exists_json(workloads.prebuilt_object != nullptr, context, workload_kind);
+  out["controlledBy"] = workloads.prebuilt_owner
+                            ? json{{"kind", workloads.prebuilt_owner->kind}, {"name", workloads.prebuilt_owner->name}}
+                            : json(nullptr);
+  return out;
 }
 
 // The router wraps an error answer in the API's error envelope, taking the message from the body.
@@ -90,16 +104,25 @@ json queue_block(const cached_object& job, const view_context& context) {
     return nullptr;
   }
   std::string queue_name = label_or_annotation(job.body(), queue_name_label, kueue_reads_queue_annotation(context));
-  object_ptr workload = workload_of(job, context);
+  job_workloads workloads = workloads_of(job, context);
   const std::string unread = incomplete_reason(context, workload_kind, workload_cap, "Workloads");
   const bool workloads_known = unread.empty();
   // No label and no Workload is "no Queue section" only once every Workload is known.
-  if (queue_name.empty() && !workload && workloads_known) {
+  if (queue_name.empty() && workloads.found.empty() && !workloads.prebuilt_object && workloads_known) {
     return nullptr;
   }
-  json block = {{"workload", nullptr},     {"state", nullptr},   {"queueName", queue_name}, {"localQueue", nullptr},
-                {"clusterQueue", nullptr}, {"waiting", nullptr}, {"evictions", nullptr},    {"message", nullptr}};
-  if (!workload) {
+  json block = {{"workload", nullptr},
+                {"state", nullptr},
+                {"queueName", queue_name},
+                {"localQueue", nullptr},
+                {"clusterQueue", nullptr},
+                {"waiting", nullptr},
+                {"evictions", nullptr},
+                {"message", nullptr},
+                {"workloads", json::array()},
+                {"workloadsTotal", 0},
+                {"prebuiltWorkload", prebuilt_json(workloads, context, std::string(job.namespace_))}};
+  if (workloads.found.empty()) {
     if (!queue_name.empty()) {
       block["localQueue"] = link_to(context, local_queue_kind, job.namespace_, queue_name);
       if (object_ptr local = context.store.get(local_queue_kind, job.namespace_, queue_name)) {
@@ -107,24 +130,44 @@ json queue_block(const cached_object& job, const view_context& context) {
         block["clusterQueue"] = cluster.empty() ? json(nullptr) : link_to(context, cluster_queue_kind, "", cluster);
       }
     }
-    if (workloads_known) {
-      block["message"] = "Queued for Local Queue " + queue_name + ": Kueue has not created its Workload yet.";
-    } else {
+    if (workloads.prebuilt_elsewhere) {
+      block["message"] = "Names the prebuilt Workload " + workloads.prebuilt + ", which " +
+                         workloads.prebuilt_owner->kind + " " + workloads.prebuilt_owner->name +
+                         " controls: Kueue ignores it for this job, which stays suspended.";
+    } else if (!workloads_known) {
       block["message"] =
           "Cannot tell yet whether Kueue has made a Workload for it. " + may_be_incomplete("The Workload list", unread);
+    } else if (!workloads.prebuilt.empty()) {
+      block["message"] = "Waits for its prebuilt Workload " + workloads.prebuilt +
+                         ": Kueue never creates a prebuilt Workload, and keeps the job suspended until one of that "
+                         "name exists.";
+    } else {
+      block["message"] = "Queued for Local Queue " + queue_name + ": Kueue has not created its Workload yet.";
     }
     return block;
   }
-  workload_reading reading = read_workload(*workload, context);
-  json queues = workload_queues(*workload, context);
-  block["workload"] = link_json(context, *workload);
+  std::vector<read_workload_entry> entries;
+  for (const object_ptr& workload : workloads.found) {
+    entries.push_back({workload, read_workload(*workload, context), group_index(*workload, job)});
+  }
+  // Listed by group: a LeaderWorkerSet's groups each wait or run on their own.
+  std::sort(entries.begin(), entries.end(), [](const read_workload_entry& a, const read_workload_entry& b) {
+    return std::make_tuple(!a.group.has_value(), a.group.value_or(0), std::string_view(a.workload->name)) <
+           std::make_tuple(!b.group.has_value(), b.group.value_or(0), std::string_view(b.workload->name));
+  });
+  const read_workload_entry& lead = *std::min_element(entries.begin(), entries.end(), leads);
+  const cached_object& workload = *lead.workload;
+  const workload_reading& reading = lead.reading;
+  json queues = workload_queues(workload, context);
+  block["workload"] = link_json(context, workload);
   block["state"] = {
       {"label", reading.state.label}, {"reason", reading.state.reason}, {"message", reading.state.message}};
   if (queue_name.empty()) {
-    block["queueName"] = string_or(workload->body(), {"spec", "queueName"});
+    block["queueName"] = string_or(workload.body(), {"spec", "queueName"});
   }
   block["localQueue"] = queues["localQueue"];
   block["clusterQueue"] = queues["clusterQueue"];
+  std::string message = entries.size() > 1 ? several_sentence(entries) : std::string();
   if (reading.waiting) {
     json waiting = {{"reason", reading.waiting->reason},
                     {"message", reading.waiting->message},
@@ -132,11 +175,22 @@ json queue_block(const cached_object& job, const view_context& context) {
                     {"blockedBy", nullptr}};
     if (reading.held_by) {
       waiting["blockedBy"] = blocker_json(*reading.held_by, context);
-      block["message"] = reading.held_by->message;
+      message += (message.empty() ? "" : " ") + reading.held_by->message;
     }
     block["waiting"] = std::move(waiting);
   }
-  block["evictions"] = evictions_json(evictions_of(workload->body()));
+  block["message"] = or_null(message);
+  block["evictions"] = evictions_json(evictions_of(workload.body()));
+  json listed = json::array();
+  for (std::size_t i = 0; i < entries.size() && i < waiting_list_limit; ++i) {
+    json entry = link_json(context, *entries[i].workload);
+    entry["group"] = or_null(entries[i].group);
+    const object_state& state = entries[i].reading.state;
+    entry["state"] = {{"label", state.label}, {"reason", state.reason}, {"message", state.message}};
+    listed.push_back(std::move(entry));
+  }
+  block["workloads"] = std::move(listed);
+  block["workloadsTotal"] = entries.size();
   return block;
 }
 

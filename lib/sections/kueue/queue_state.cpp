@@ -7,6 +7,23 @@
 namespace sextant::kueue {
 namespace {
 
+// Kueue lists every reason a Cluster Queue cannot admit in one message, the stop first, and
+// writes the first as the reason: "Can't admit new workloads: is stopped, references missing
+// ResourceFlavor(s): [h100]." (pkg/cache/scheduler/clusterqueue.go:311-363 at v0.19.2). What
+// follows the stop is a fault of its own; empty when the stop is all.
+std::string fault_besides_stop(const std::string& message) {
+  static constexpr std::string_view stopped = "is stopped, ";
+  std::size_t at = message.find(stopped);
+  if (at == std::string::npos) {
+    return {};
+  }
+  std::string rest = message.substr(at + stopped.size());
+  if (rest.ends_with('.')) {
+    rest.pop_back();
+  }
+  return rest;
+}
+
 // Both queue kinds read the same way: the Active condition decides; a stop and a deletion are
 // said as such, anything else is inactive with Kueue's own message.
 object_state queue_state(const cached_object& queue, std::string_view what) {
@@ -16,6 +33,13 @@ object_state queue_state(const cached_object& queue, std::string_view what) {
     object_state state{"", string_or(*active, {"reason"}), string_or(*active, {"message"})};
     if (condition_true(active)) {
       state.label = "Active";
+    } else if (state.reason == "Stopped" && !fault_besides_stop(state.message).empty()) {
+      // Inactive for another reason than the stop: Kueue writes only its first reason, the stop,
+      // and names the fault in the message; lifting the stop leaves the queue inactive.
+      state.label = "Inactive";
+      state.message +=
+          " It stays inactive when the stop is lifted: besides the stop, Kueue finds it "
+          "misconfigured.";
     } else if (state.reason == "Stopped") {
       state.label = "Stopped";
     } else if (state.reason == "Terminating") {
@@ -52,6 +76,30 @@ std::string chain_text(const std::vector<std::string>& names) {
 
 }  // namespace
 
+std::optional<time_point> queue_fault_since(const cached_object& queue) {
+  const packed_value* active = condition_of(queue.body(), "Active");
+  if (active == nullptr || condition_true(active)) {
+    return std::nullopt;
+  }
+  if (string_or(*active, {"reason"}) == "Stopped" && fault_besides_stop(string_or(*active, {"message"})).empty()) {
+    return std::nullopt;  // a stop alone is no fault
+  }
+  // Kueue sets the condition with SetStatusCondition, which keeps lastTransitionTime while the
+  // status stays False (clusterqueue_controller.go:538, localqueue_controller.go:686): lifting a
+  // stop from a misconfigured queue changes only the reason, and the time is the stop's. A spec
+  // never edited (generation 1) cannot have had its stop lifted.
+  std::optional<std::int64_t> generation = get_int(queue.body(), {"metadata", "generation"});
+  if (generation && *generation > 1) {
+    return std::nullopt;
+  }
+  return transition_time(active);
+}
+
+std::optional<time_point> queue_active_since(const cached_object& queue) {
+  const packed_value* active = condition_of(queue.body(), "Active");
+  return condition_true(active) ? transition_time(active) : std::nullopt;
+}
+
 std::vector<std::string> cohort_loop(const std::string& cohort, const view_context& context) {
   std::vector<std::string> chain{cohort};
   std::set<std::string> seen{cohort};
@@ -72,22 +120,55 @@ std::vector<std::string> cohort_loop(const std::string& cohort, const view_conte
 
 object_state cluster_queue_state(const cached_object& queue, const view_context& context) {
   object_state state = queue_state(queue, "Cluster Queue");
-  // Kueue has no condition for a Cohort cycle: it keeps Active=True and admits nothing.
-  if (state.label == "Active") {
-    if (std::string cohort = cohort_of(queue.body()); !cohort.empty()) {
-      if (std::vector<std::string> loop = cohort_loop(cohort, context); !loop.empty()) {
-        return {"Inactive", "",
-                "Kueue admits no Workload from it: its Cohort chain loops (" + chain_text(loop) +
-                    "), and Kueue disables every Cluster Queue under a cycle until the cycle is removed. Its "
-                    "Active condition stays True: Kueue writes no condition for a cycle."};
-      }
+  // Kueue has no reason for a Cohort cycle. A queue already there when the cycle forms keeps
+  // Active=True and admits nothing; one made under a cycle is never evaluated (its cohort tree
+  // update fails first, pkg/cache/scheduler/clusterqueue.go:161-165) and Kueue writes Active=False
+  // with the reason and message of an active one, "Ready" and "Can admit new workloads"
+  // (clusterqueue.go:365, cache.go:389-400 at v0.19.2).
+  const bool never_evaluated = state.label == "Inactive" && state.reason == "Ready";
+  if (state.label != "Active" && !never_evaluated) {
+    return state;
+  }
+  if (std::string cohort = cohort_of(queue.body()); !cohort.empty()) {
+    if (std::vector<std::string> loop = cohort_loop(cohort, context); !loop.empty()) {
+      return {"Inactive", "",
+              "Kueue admits no Workload from it: its Cohort chain loops (" + chain_text(loop) +
+                  "), and Kueue disables every Cluster Queue under a cycle until the cycle is removed. " +
+                  (never_evaluated ? "Its Active condition is False with reason Ready: Kueue writes that for a "
+                                     "Cluster Queue made under a cycle."
+                                   : "Its Active condition stays True: Kueue writes no condition for a cycle.")};
     }
+  }
+  if (never_evaluated) {
+    state.message = "Kueue reports it inactive with reason Ready (\"" + state.message +
+                    "\"): it has not evaluated this queue, as for one made under a Cohort cycle.";
   }
   return state;
 }
 
-object_state local_queue_state(const cached_object& queue, const view_context&) {
-  return queue_state(queue, "Local Queue");
+object_state local_queue_state(const cached_object& queue, const view_context& context) {
+  object_state state = queue_state(queue, "Local Queue");
+  // Kueue checks a Local Queue's stop before its Cluster Queue (localqueue_controller.go:194-196):
+  // "LocalQueue is stopped" hides a Cluster Queue that keeps it inactive once the stop is lifted.
+  std::string cluster_name = string_or(queue.body(), {"spec", "clusterQueue"});
+  if (state.label != "Stopped" || cluster_name.empty()) {
+    return state;
+  }
+  object_ptr cluster = context.store.get(cluster_queue_kind, "", cluster_name);
+  std::string fault;
+  if (!cluster && list_complete(context, cluster_queue_kind)) {
+    fault = "does not exist";
+  } else if (cluster && cluster_queue_state(*cluster, context).label == "Inactive") {
+    fault = "is inactive";
+  }
+  if (!fault.empty()) {
+    state.message += std::string(state.message.empty() || state.message.ends_with('.') ? "" : ".") +
+                     (state.message.empty() ? "" : " ") +
+                     "It stays inactive when the stop is lifted: its Cluster "
+                     "Queue " +
+                     cluster_name + " " + fault + ".";
+  }
+  return state;
 }
 
 object_state admission_check_state(const cached_object& check, const view_context&) {

@@ -14,9 +14,18 @@ namespace sextant::kueue {
 namespace {
 
 void write_metadata(const packed_value& metadata, packed_writer& out) {
-  // Annotations, finalizers and the like are read by no view.
+  // Finalizers and the like are read by no view, nor any annotation but a group's index (the Queue
+  // section orders a LeaderWorkerSet's Workloads by it).
   rewrite_object(metadata, out, [&out](std::string_view key, const packed_value& value) {
-    if (key == "ownerReferences") {
+    if (key == "annotations" && value.is_object() && value.member(group_index_annotation) != nullptr) {
+      out.key(key);
+      rewrite_object(value, out, [&out](std::string_view annotation, const packed_value& text) {
+        if (annotation == group_index_annotation) {
+          out.key(annotation);
+          out.write(text);
+        }
+      });
+    } else if (key == "ownerReferences") {
       out.key(key);
       rewrite_array(value, out, [&out](const packed_value& owner) {
         rewrite_object(owner, out, [&out](std::string_view owner_key, const packed_value& owner_value) {

@@ -71,19 +71,28 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
   object_ptr local = context.store.get(local_queue_kind, workload.namespace_, local_name);
   if (!local) {
     if (kueue_says_missing(reading, "LocalQueue", local_name) || list_complete(context, local_queue_kind)) {
+      // Nothing left tells when it went missing.
       return queue_blocker{local_queue_kind, std::string(workload.namespace_),
                            local_name,       false,
-                           std::nullopt,     "Waits because its Local Queue " + local_name + " does not exist."};
+                           std::nullopt,     "Waits because its Local Queue " + local_name + " does not exist.",
+                           std::nullopt};
     }
     return std::nullopt;
   }
   object_state local_state = local_queue_state(*local, context);
   const bool local_blames_cluster_queue =
       local_state.reason == "ClusterQueueDoesNotExist" || local_state.reason == "ClusterQueueIsInactive";
+  auto held_by_local_queue = [&] {
+    return queue_blocker{local_queue_kind,
+                         std::string(workload.namespace_),
+                         local_name,
+                         true,
+                         local_state,
+                         held_sentence("Local Queue", local_name, *local, local_state),
+                         queue_fault_since(*local)};
+  };
   if (local_state.label != "Active" && !local_blames_cluster_queue) {
-    return queue_blocker{local_queue_kind, std::string(workload.namespace_),
-                         local_name,       true,
-                         local_state,      held_sentence("Local Queue", local_name, *local, local_state)};
+    return held_by_local_queue();
   }
 
   std::string cluster_name = string_or(local->body(), {"spec", "clusterQueue"});
@@ -94,17 +103,29 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
   if (!cluster) {
     if (local_state.reason == "ClusterQueueDoesNotExist" || kueue_says_missing(reading, "ClusterQueue", cluster_name) ||
         list_complete(context, cluster_queue_kind)) {
-      return queue_blocker{cluster_queue_kind, "",
-                           cluster_name,       false,
-                           std::nullopt,       "Waits because its Cluster Queue " + cluster_name + " does not exist."};
+      // The Local Queue turned inactive when its Cluster Queue went missing, and says when.
+      std::optional<time_point> since =
+          local_state.reason == "ClusterQueueDoesNotExist" ? queue_fault_since(*local) : std::nullopt;
+      return queue_blocker{cluster_queue_kind,
+                           "",
+                           cluster_name,
+                           false,
+                           std::nullopt,
+                           "Waits because its Cluster Queue " + cluster_name + " does not exist.",
+                           since};
     }
     return std::nullopt;
   }
   object_state cluster_state = cluster_queue_state(*cluster, context);
   if (cluster_state.label != "Active") {
-    return queue_blocker{cluster_queue_kind, "",
-                         cluster_name,       true,
-                         cluster_state,      held_sentence("Cluster Queue", cluster_name, *cluster, cluster_state)};
+    // A Cohort cycle keeps Active=True and has no time: queue_fault_since says nullopt for it.
+    return queue_blocker{cluster_queue_kind,
+                         "",
+                         cluster_name,
+                         true,
+                         cluster_state,
+                         held_sentence("Cluster Queue", cluster_name, *cluster, cluster_state),
+                         queue_fault_since(*cluster)};
   }
   // The scheduler also treats an Active queue as inactive while its cohort tree has a cycle (or
   // its topology usage has not synced); only its message tells.
@@ -116,12 +137,11 @@ std::optional<queue_blocker> blocking_queue(const cached_object& workload, const
                          cluster_state,
                          "Waits because Kueue's scheduler treats its Cluster Queue " + cluster_name +
                              " as inactive though its Active condition is True: its cohort tree may have a "
-                             "cycle, or its topology usage has not synced yet."};
+                             "cycle, or its topology usage has not synced yet.",
+                         std::nullopt};
   }
   if (local_blames_cluster_queue) {
-    return queue_blocker{local_queue_kind, std::string(workload.namespace_),
-                         local_name,       true,
-                         local_state,      held_sentence("Local Queue", local_name, *local, local_state)};
+    return held_by_local_queue();
   }
   return std::nullopt;
 }
@@ -133,11 +153,34 @@ workload_reading read_workload(const cached_object& workload, const view_context
   if (!reading.held_by || !waiting_label) {
     return reading;
   }
-  // A stop is not the Workload's fault: Kueue writes reason Inadmissible for it as for a
-  // misconfigured queue, so the queue decides. Either way the state names the queue.
+  // The queue decides, not the reason: Kueue writes Inadmissible (or, with the
+  // UnadmittedWorkloadsObservability gate, Suspended) for a stop as for a broken queue, and its
+  // scheduler writes Pending (or Suspended) for a queue under a Cohort cycle
+  // (pkg/scheduler/scheduler.go:677-679, 1172). A stop is not the Workload's fault; a queue Kueue
+  // cannot use makes it Inadmissible. Either way the state names the queue.
   const queue_blocker& held = *reading.held_by;
-  reading.state = {held.on_purpose() ? "Pending" : reading.state.label, reading.state.reason, held.message};
+  reading.state = {held.on_purpose() ? "Pending" : "Inadmissible", reading.state.reason, held.message};
   return reading;
+}
+
+std::optional<time_point> waiting_in_working_queues_since(const cached_object& workload,
+                                                          const workload_reading& reading,
+                                                          const view_context& context) {
+  if (!reading.waiting) {
+    return std::nullopt;
+  }
+  std::optional<time_point> since = reading.waiting->since;
+  std::string local_name = string_or(workload.body(), {"spec", "queueName"});
+  object_ptr local =
+      local_name.empty() ? nullptr : context.store.get(local_queue_kind, workload.namespace_, local_name);
+  if (local) {
+    since = later_of(since, queue_active_since(*local));
+  }
+  std::string cluster_name = cluster_queue_of(workload, context);
+  if (object_ptr cluster = cluster_name.empty() ? nullptr : context.store.get(cluster_queue_kind, "", cluster_name)) {
+    since = later_of(since, queue_active_since(*cluster));
+  }
+  return since;
 }
 
 json blocker_json(const queue_blocker& blocker, const view_context& context) {

@@ -34,6 +34,10 @@ struct queue_blocker {
   bool exists = true;
   std::optional<object_state> state;  // the queue's own state, when it exists
   std::string message;                // the sentence that tells the wait through the queue
+  // Since when the queue has held it up, when a queue's own Active condition tells (the
+  // Workload's QuotaReserved time keeps an older wait's when only its reason changes); nullopt
+  // for a missing queue, a Cohort cycle, or a queue whose time cannot be trusted.
+  std::optional<time_point> since;
   bool stopped() const { return state && (state->label == "Stopped"); }
   // Held on purpose (a stop policy, a deletion): no fault of the Workload.
   bool on_purpose() const { return state && (state->label == "Stopped" || state->label == "Terminating"); }
@@ -55,9 +59,10 @@ struct workload_reading {
 // What the Workload's own conditions say.
 workload_reading read_workload(const packed_value& workload);
 // The same, told through its queues: a Workload held by a stopped or deleted queue is Pending
-// (a stop is not its fault), and one held by a queue Kueue cannot use keeps Kueue's label
-// (Inadmissible); either way its message names the queue and the queue's own message. Every
-// view of a Workload renders this reading.
+// (a stop is not its fault), and one held by a queue Kueue cannot use is Inadmissible, whatever
+// reason Kueue wrote (Pending, Suspended or Inadmissible depending on who wrote it and Kueue's
+// UnadmittedWorkloadsObservability gate); either way its message names the queue and the queue's
+// own message. Every view of a Workload renders this reading.
 workload_reading read_workload(const cached_object& workload, const view_context& context);
 
 // Whether the Workload is waiting in its queue: no quota reserved, not finished, not deactivated.
@@ -94,5 +99,10 @@ json blocker_json(const queue_blocker& blocker, const view_context& context);
 json workload_queues(const cached_object& workload, const view_context& context);
 // The Cluster Queue a Workload is (or would be) admitted to: its admission's, else its Local Queue's.
 std::string cluster_queue_of(const cached_object& workload, const view_context& context);
+// Since when a waiting Workload has waited in working queues: its own wait's start, or the
+// latest Active=True transition of its Local and Cluster Queue when later (a queue repaired or
+// restarted under it: Kueue turns the reason back to Pending and keeps the older time).
+std::optional<time_point> waiting_in_working_queues_since(const cached_object& workload,
+                                                          const workload_reading& reading, const view_context& context);
 
 }  // namespace sextant::kueue

@@ -125,16 +125,8 @@ TEST_CASE("settings from a mounted ConfigMap: read at start, re-read when it cha
 }
 
 TEST_CASE("a settings file and a settings ConfigMap together are refused at start", "[settings][e2e]") {
-  std::string command = std::string(SEXTANT_BINARY) +
-                        " --snapshot /tmp --settings-file /tmp/a.json --settings-configmap-file /tmp/b.json 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
-    output += buffer;
-  }
-  int status = ::pclose(pipe);
-  CHECK(WEXITSTATUS(status) == 1);
+  auto [status, output] =
+      testing::run_to_exit("--snapshot /tmp --settings-file /tmp/a.json --settings-configmap-file /tmp/b.json");
+  CHECK(status == 1);
   CHECK_THAT(output, Catch::Contains("two homes for the same settings"));
 }

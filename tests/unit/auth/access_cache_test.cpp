@@ -111,3 +111,21 @@ TEST_CASE("the authorizer asks each question once and a request notes what it la
   CHECK_THAT(error, Catch::Contains("get /metrics") && Catch::Contains("500"));
   CHECK_FALSE(decide.known(alice, access_check::on_path("get", "/metrics")));
 }
+
+TEST_CASE("an access decision's key keeps the caller's extra values apart, whatever they hold", "[auth]") {
+  const access_check list = access_check::on_resource("list", "kueue.x-k8s.io", "workloads");
+  auto key = [&list](std::map<std::string, std::vector<std::string>> extra) {
+    return access_key(caller{"alice", "", {"team-a"}, std::move(extra)}, list);
+  };
+  // An OIDC provider may put a comma, a '=' or a control byte in a value; each caller keeps its own decisions.
+  std::set<std::string> keys{key({{"scopes", {"a,b"}}}),
+                             key({{"scopes", {"a", "b"}}}),
+                             key({{"scopes", {"a"}}, {"b", {}}}),
+                             key({{"scopes=a,", {}}}),
+                             key({{"scopes", {"a\x1f"}}}),
+                             key({{"scopes", {"a"}}})};
+  CHECK(keys.size() == 6);
+  // A user or group holding the old separator byte does not pass for the next field either.
+  CHECK(access_key(caller{"a\x1f" "b", "", {}, {}}, list) != access_key(caller{"a", "b", {}, {}}, list));
+  CHECK(access_key(caller{"a", "", {"b\x1f" "c"}, {}}, list) != access_key(caller{"a", "", {"b", "c"}, {}}, list));
+}

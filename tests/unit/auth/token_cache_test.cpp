@@ -5,6 +5,7 @@
 #include "../kube/kube_test_support.hpp"
 #include "auth/authenticator.hpp"
 #include "auth/bearer_token.hpp"
+#include "auth/client_budget.hpp"
 #include "auth/expiring_cache.hpp"
 #include "auth/kube_reviews.hpp"
 #include "auth/token_hash.hpp"
@@ -135,4 +136,51 @@ TEST_CASE("the authenticator asks once per token while the verdict is cached", "
   CHECK(failed.status == 503);
   ask("Bearer other");
   CHECK(server.reviews == 4);
+}
+
+TEST_CASE("made-up tokens from one client are held to its budget before any TokenReview is sent", "[auth][limits]") {
+  net::io_context io;
+  fake_token_server server;
+  authenticator check(server.poster(), std::chrono::seconds(60), 4096, invalid_token_budget{30, 10});
+  auto ask = [&](const std::string& header, const std::string& client) {
+    return *kube::testing::run_to_end(io, check.authenticate(header, client));
+  };
+  REQUIRE(ask("Bearer good", "10.0.0.9").who);  // a good token, reviewed and kept
+  const int before = server.reviews;
+  authentication last;
+  for (int n = 0; n < 200; ++n) {
+    last = ask("Bearer made-up-" + std::to_string(n), "10.0.0.9");
+  }
+  CHECK(server.reviews - before == 10);  // the burst; then nothing more is sent
+  CHECK(last.status == 429);
+  CHECK(last.retry_after >= std::chrono::seconds(1));
+  CHECK_THAT(last.message, Catch::Contains("too many invalid bearer tokens"));
+  // A token with a verdict costs nothing, so it is answered still; another client has its own budget.
+  CHECK(ask("Bearer good", "10.0.0.9").who);
+  CHECK(ask("Bearer made-up-x", "10.0.0.7").status == 401);
+  // Good tokens never use a client's budget up, reviewed again every time (nothing kept) as they are.
+  authenticator forgetful(server.poster(), std::chrono::seconds(0), 4096, invalid_token_budget{30, 10});
+  const int reviewed = server.reviews;
+  for (int n = 0; n < 50; ++n) {
+    CHECK(kube::testing::run_to_end(io, forgetful.authenticate("Bearer good", "10.0.0.5"))->who);
+  }
+  CHECK(server.reviews - reviewed == 50);
+}
+
+TEST_CASE("a client's budget refills with time and the buckets are bounded", "[auth][limits]") {
+  using namespace std::chrono_literals;
+  client_budget budget(60, 2, 3);  // one a second, two at once, three clients
+  const auto t0 = std::chrono::steady_clock::time_point{} + 100s;
+  std::chrono::seconds retry{0};
+  CHECK(budget.take("a", t0, retry));
+  CHECK(budget.take("a", t0, retry));
+  CHECK_FALSE(budget.take("a", t0, retry));
+  CHECK(retry == 1s);
+  CHECK(budget.take("a", t0 + 1s, retry));
+  budget.give_back("a");
+  CHECK(budget.take("a", t0 + 1s, retry));
+  for (const char* client : {"b", "c", "d", "e"}) {
+    CHECK(budget.take(client, t0, retry));
+  }
+  CHECK(budget.clients() == 3);
 }

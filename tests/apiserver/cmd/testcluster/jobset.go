@@ -18,10 +18,14 @@ import (
 // apiserver when --jobset names its binary, arranged as Kueue is: its webhook server (it
 // always starts) on a free 127.0.0.1 port with the cluster's serving certificate, its JobSet
 // webhooks registered by URL (webhooks.go), so a JobSet gets its defaults on the way in;
-// metrics, probes, leader election and internal certificates off.
+// metrics, probes, leader election and internal certificates off. Its alpha RestartJob gate is
+// on, so that the restart actions of single Jobs (RestartJob, RestartJobAndIgnoreMaxRestarts)
+// are accepted and run as a cluster that turned it on runs them.
 func jobsetConfig(webhookPort int, certDir string) string {
 	return fmt.Sprintf(`apiVersion: config.jobset.x-k8s.io/v1alpha1
 kind: Configuration
+featureGates:
+  RestartJob: true
 health:
   healthProbeBindAddress: "0"
 metrics:

@@ -213,3 +213,54 @@ spec:
   CHECK((*shared)["node"].is_null());
   CHECK((*shared)["allNodes"] == true);
 }
+
+TEST_CASE("a claim with admin access is marked as such on a device, never as its holder", "[dra][devices]") {
+  // The scheduler does not count an admin-access result as an allocation: the device stays
+  // free for others (kubernetes v1.37.2 pkg/scheduler/framework/plugins/dynamicresources/
+  // allocateddevices.go:55). Kubernetes 1.31 (v1alpha3) wrote adminAccess on the request only.
+  fixture_cluster cluster;
+  cluster.load_file(upstream("dra/worker-slice-list.yaml"));
+  cluster.load_yaml(std::string(R"(
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: monitor, namespace: ops}
+spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com, adminAccess: true}}]}}
+status:
+  allocation:
+    devices:
+      results: [{request: gpu, driver: gpu.example.com, pool: )") +
+                    worker + R"(, device: gpu-1, adminAccess: true}]
+---
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: old-monitor, namespace: ops}
+spec: {devices: {requests: [{name: gpu, deviceClassName: gpu.example.com, adminAccess: true}]}}
+status:
+  allocation:
+    devices:
+      results: [{request: gpu, driver: gpu.example.com, pool: )" +
+                    worker + R"(, device: gpu-0}]
+---
+)" + holder_claims());
+  testing::mark_complete(cluster);
+  computed_list list = dra::list_devices(cluster.context());
+  const json* watched = row_for(list, worker, "gpu-1");
+  REQUIRE(watched != nullptr);
+  CHECK((*watched)["allocatedTo"].is_null());
+  CHECK((*watched)["alsoAllocatedTo"].empty());
+  REQUIRE((*watched)["adminAccessBy"].size() == 1);
+  CHECK((*watched)["adminAccessBy"][0]["name"] == "monitor");
+  const json* held = row_for(list, worker, "gpu-0");
+  REQUIRE(held != nullptr);
+  CHECK((*held)["allocatedTo"]["name"] == "holder");
+  CHECK((*held)["alsoAllocatedTo"].size() == 1);
+  REQUIRE((*held)["adminAccessBy"].size() == 1);
+  CHECK((*held)["adminAccessBy"][0]["name"] == "old-monitor");
+  const json* free_device = row_for(list, worker, "gpu-5");
+  REQUIRE(free_device != nullptr);
+  CHECK((*free_device)["adminAccessBy"].empty());
+
+  // The claim's own details say the same.
+  json monitor = testing::view_of(cluster, dra::claim_kind, "ops", "old-monitor");
+  CHECK(monitor["allocation"]["devices"][0]["adminAccess"] == true);
+}

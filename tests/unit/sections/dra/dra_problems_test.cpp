@@ -145,3 +145,25 @@ TEST_CASE("gated, scheduled, deleting pods and clusters without a Device Class a
   CHECK(findings(cluster, "bound").empty());
   CHECK(findings(cluster, "leaving").empty());
 }
+
+TEST_CASE("a claim asking for a missing device class says so once, not again in the scheduler's words",
+          "[dra][problems]") {
+  fixture_cluster cluster(at("2026-11-29T12:00:00Z"));
+  cluster.load_yaml(std::string(example_gpu_class) + R"(
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: typo, namespace: ml}
+spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.typo.com}}]}}
+---
+)" +
+                    pod("typo", "{name: gpu, resourceClaimName: typo}",
+                        unschedulable("0/2 nodes are available: request gpu: device class gpu.typo.com "
+                                      "does not exist. preemption: 0/2 nodes are available: 2 Preemption "
+                                      "is not helpful for scheduling.")));
+  testing::mark_complete(cluster);
+  auto found = findings(cluster, "typo");
+  REQUIRE(found.size() == 1);
+  const std::string& message = found[0].message;
+  INFO(message);
+  CHECK(message == "Pending: claim typo asks for device class gpu.typo.com, which does not exist.");
+}

@@ -60,7 +60,7 @@ TEST_CASE("each DRA message form is recognised and named", "[dra][scheduler]") {
       {"class gpu.example.com: selector #0: CEL runtime error: no such key: model", "cel-runtime-error", "", "",
        "gpu.example.com"},
       {"claim ml/all-gpus, request gpus: asks for all devices, but resource pool gpu-node-1 is currently being updated",
-       "pool-updating", "", "", ""},
+       "pool-updating", "", "gpus", ""},
       {"0/1 nodes are available: 1 cannot allocate all claims. deallocation of ResourceClaim completed",
        "cannot-allocate", "", "", ""},
   };

@@ -5,6 +5,7 @@
 // malformed objects.
 #include <catch2/catch.hpp>
 
+#include "gpu_operator_test_support.hpp"
 #include "problems/problem_engine.hpp"
 #include "sections/core/core_section.hpp"
 #include "sections/gpu_operator/gpu_operator_reading.hpp"
@@ -14,6 +15,7 @@
 
 using namespace sextant;
 using namespace sextant::gpu_operator;
+using sextant::gpu_operator_test::component_row;
 using sextant::testing::at;
 using sextant::testing::fixture_cluster;
 
@@ -30,17 +32,6 @@ fixture_cluster loaded(const std::string& file, const char* when = now_text) {
 
 json policy_view(const fixture_cluster& cluster, const std::string& name) {
   return testing::view_of(cluster, cluster_policy_kind, "", name);
-}
-
-const json& row(const json& view, const std::string& component) {
-  for (const json& r : view["components"]) {
-    if (r["component"] == component) {
-      return r;
-    }
-  }
-  static const json none;
-  FAIL("no component row " << component);
-  return none;
 }
 
 bool has_row(const json& view, const std::string& component) {
@@ -85,26 +76,27 @@ TEST_CASE("a policy setting no switch is ready with NoGPUNodes and expects the o
   CHECK(view["operatorNamespace"] == "gpu-operator");
   CHECK(view["duplicate"] == false);
   // Defaults: all on except the node status exporter; no sandbox rows.
-  CHECK(row(view, "driver")["expected"] == true);
-  CHECK(row(view, "driver")["expectedBecause"] == "on by the operator's default");
-  CHECK(row(view, "driver")["status"] == "expected but not found");
-  CHECK(row(view, "driver")["exists"] == false);  // the one in other-namespace is not the operator's
-  CHECK(row(view, "DCGM")["expected"] == true);
-  CHECK(row(view, "node status exporter")["expected"] == false);
-  CHECK(row(view, "node status exporter")["status"] == "not expected");
-  CHECK(row(view, "operator validator")["expectedBecause"] == "always deployed");
+  CHECK(component_row(view, "driver")["expected"] == true);
+  CHECK(component_row(view, "driver")["expectedBecause"] == "on by the operator's default");
+  CHECK(component_row(view, "driver")["status"] == "expected but not found");
+  CHECK(component_row(view, "driver")["exists"] == false);  // the one in other-namespace is not the operator's
+  CHECK(component_row(view, "DCGM")["expected"] == true);
+  CHECK(component_row(view, "node status exporter")["expected"] == false);
+  CHECK(component_row(view, "node status exporter")["status"] == "not expected");
+  CHECK(component_row(view, "operator validator")["expectedBecause"] == "always deployed");
   CHECK_FALSE(has_row(view, "sandbox validator"));
   CHECK_FALSE(has_row(view, "VFIO manager"));
-  CHECK(row(view, "MPS control daemon")["setting"] == "spec.devicePlugin.enabled");
-  CHECK(row(view, "MPS control daemon")["set"].is_null());
+  CHECK(component_row(view, "MPS control daemon")["setting"] == "spec.devicePlugin.enabled");
+  CHECK(component_row(view, "MPS control daemon")["set"].is_null());
   // Every rollout stage.
-  CHECK(row(view, "device plugin")["status"] == "rolled out");
-  CHECK(row(view, "DCGM exporter")["status"] == "3 of 8 ready, 5 of 8 updated");
-  CHECK(row(view, "GPU Feature Discovery")["status"] == "the DaemonSet controller has not seen the newest spec yet");
-  CHECK(row(view, "MIG manager")["status"] == "rolled out: no node to run on");
-  CHECK(row(view, "container toolkit")["status"] == "2 of 8 updated");
-  CHECK(row(view, "operator validator")["status"] == "6 of 8 available");
-  const json& dp = row(view, "device plugin")["daemonSets"][0];
+  CHECK(component_row(view, "device plugin")["status"] == "rolled out");
+  CHECK(component_row(view, "DCGM exporter")["status"] == "3 of 8 ready, 5 of 8 updated");
+  CHECK(component_row(view, "GPU Feature Discovery")["status"] ==
+        "the DaemonSet controller has not seen the newest spec yet");
+  CHECK(component_row(view, "MIG manager")["status"] == "rolled out: no node to run on");
+  CHECK(component_row(view, "container toolkit")["status"] == "2 of 8 updated");
+  CHECK(component_row(view, "operator validator")["status"] == "6 of 8 available");
+  const json& dp = component_row(view, "device plugin")["daemonSets"][0];
   CHECK(dp["name"] == "nvidia-device-plugin-daemonset");
   CHECK(dp["rollout"]["desired"] == 8);
   CHECK(dp["rollout"]["rolledOut"] == true);
@@ -120,15 +112,15 @@ TEST_CASE("a policy setting every switch: OperandNotReady, precompiled drivers, 
         "ClusterPolicy is not ready; states not ready: [state-driver state-node-status-exporter]");
   CHECK(view["since"] == "2026-11-29T11:40:00Z");
   CHECK(view["mig"]["strategy"] == "mixed");
-  CHECK(row(view, "DCGM")["expected"] == false);
-  CHECK(row(view, "DCGM")["expectedBecause"] == "disabled in the policy");
-  CHECK(row(view, "DCGM")["status"] == "not expected, but found: rolled out");
-  CHECK(row(view, "MIG manager")["expected"] == false);
-  CHECK(row(view, "node status exporter")["expected"] == true);
-  CHECK(row(view, "node status exporter")["expectedBecause"] == "enabled in the policy");
+  CHECK(component_row(view, "DCGM")["expected"] == false);
+  CHECK(component_row(view, "DCGM")["expectedBecause"] == "disabled in the policy");
+  CHECK(component_row(view, "DCGM")["status"] == "not expected, but found: rolled out");
+  CHECK(component_row(view, "MIG manager")["expected"] == false);
+  CHECK(component_row(view, "node status exporter")["expected"] == true);
+  CHECK(component_row(view, "node status exporter")["expectedBecause"] == "enabled in the policy");
   // Sandbox switches are set but sandbox workloads are off: no sandbox rows.
   CHECK_FALSE(has_row(view, "VFIO manager"));
-  const json& driver = row(view, "driver");
+  const json& driver = component_row(view, "driver");
   CHECK(driver["daemonSets"].size() == 2);
   CHECK(driver["status"] ==
         "nvidia-driver-daemonset-5.15.0-105-generic-ubuntu22.04: rolled out; "
@@ -140,31 +132,31 @@ TEST_CASE("a policy setting every switch: OperandNotReady, precompiled drivers, 
   CHECK(duplicate["duplicate"] == true);
   CHECK(duplicate["actedOn"] == "gpu-cluster-policy");
   CHECK(testing::has_note_containing(duplicate, "is a duplicate"));
-  CHECK(row(duplicate, "driver")["exists"] == "cannot tell");
+  CHECK(component_row(duplicate, "driver")["exists"] == "cannot tell");
 }
 
 TEST_CASE("sandbox workloads list the sandbox and Kata components, by mode", "[gpu-operator]") {
   fixture_cluster cluster = loaded("policy-sandbox.yaml");
   json kubevirt = policy_view(cluster, "kubevirt-policy");
-  CHECK(row(kubevirt, "sandbox validator")["expected"] == true);
-  CHECK(row(kubevirt, "VFIO manager")["expected"] == true);
-  CHECK(row(kubevirt, "vGPU manager")["expected"] == false);
-  CHECK(row(kubevirt, "sandbox device plugin")["expected"] == true);
-  CHECK(row(kubevirt, "sandbox device plugin")["status"] == "rolled out");
-  CHECK(row(kubevirt, "Kata sandbox device plugin")["expected"] == false);
-  CHECK(row(kubevirt, "Kata sandbox device plugin")["expectedBecause"] == "only in sandbox mode kata");
-  CHECK(row(kubevirt, "confidential computing manager")["expected"] == false);
-  CHECK(row(kubevirt, "Kata manager")["expected"] == false);
-  CHECK(row(kubevirt, "Kata manager")["expectedBecause"] == "deprecated: the operator no longer deploys it");
+  CHECK(component_row(kubevirt, "sandbox validator")["expected"] == true);
+  CHECK(component_row(kubevirt, "VFIO manager")["expected"] == true);
+  CHECK(component_row(kubevirt, "vGPU manager")["expected"] == false);
+  CHECK(component_row(kubevirt, "sandbox device plugin")["expected"] == true);
+  CHECK(component_row(kubevirt, "sandbox device plugin")["status"] == "rolled out");
+  CHECK(component_row(kubevirt, "Kata sandbox device plugin")["expected"] == false);
+  CHECK(component_row(kubevirt, "Kata sandbox device plugin")["expectedBecause"] == "only in sandbox mode kata");
+  CHECK(component_row(kubevirt, "confidential computing manager")["expected"] == false);
+  CHECK(component_row(kubevirt, "Kata manager")["expected"] == false);
+  CHECK(component_row(kubevirt, "Kata manager")["expectedBecause"] == "deprecated: the operator no longer deploys it");
   CHECK(kubevirt["sandboxWorkloads"]["mode"] == "kubevirt");
 
   json kata = policy_view(cluster, "kata-policy");
   CHECK(kata["sandboxWorkloads"]["mode"] == "kata");
-  CHECK(row(kata, "Kata sandbox device plugin")["expected"] == true);
-  CHECK(row(kata, "Kata sandbox device plugin")["status"] == "rolled out");
-  CHECK(row(kata, "sandbox device plugin")["expected"] == false);
-  CHECK(row(kata, "confidential computing manager")["expected"] == true);
-  CHECK(row(kata, "confidential computing manager")["status"] == "expected but not found");
+  CHECK(component_row(kata, "Kata sandbox device plugin")["expected"] == true);
+  CHECK(component_row(kata, "Kata sandbox device plugin")["status"] == "rolled out");
+  CHECK(component_row(kata, "sandbox device plugin")["expected"] == false);
+  CHECK(component_row(kata, "confidential computing manager")["expected"] == true);
+  CHECK(component_row(kata, "confidential computing manager")["status"] == "expected but not found");
 }
 
 TEST_CASE("with useNvidiaDriverCRD the driver row points to the NVIDIA Drivers and their DaemonSets",
@@ -172,7 +164,7 @@ TEST_CASE("with useNvidiaDriverCRD the driver row points to the NVIDIA Drivers a
   fixture_cluster cluster = loaded("policy-driver-crd.yaml");
   json view = policy_view(cluster, "cluster-policy");
   CHECK(view["useNvidiaDriverCRD"] == true);
-  const json& driver = row(view, "driver");
+  const json& driver = component_row(view, "driver");
   CHECK(driver["expected"] == false);
   CHECK(driver["nvidiaDrivers"].size() == 3);
   CHECK(driver["status"].get<std::string>().starts_with("deployed by 3 NVIDIA Driver objects"));
@@ -203,9 +195,9 @@ TEST_CASE("a DaemonSet list that is not complete says cannot tell", "[gpu-operat
   fixture_cluster cluster = loaded("policy-switches-unset.yaml");
   cluster.store.set_completeness(daemonset_kind, {list_completeness::state::unreadable, "forbidden by RBAC"});
   json view = policy_view(cluster, "cluster-policy");
-  CHECK(row(view, "driver")["exists"] == "cannot tell");
-  CHECK(row(view, "driver")["status"] == "cannot tell: forbidden by RBAC");
-  CHECK(row(view, "device plugin")["status"] == "rolled out");
+  CHECK(component_row(view, "driver")["exists"] == "cannot tell");
+  CHECK(component_row(view, "driver")["status"] == "cannot tell: forbidden by RBAC");
+  CHECK(component_row(view, "device plugin")["status"] == "rolled out");
   CHECK(testing::has_note_containing(view, "may be incomplete"));
 }
 

@@ -143,21 +143,12 @@ evaluated evaluate(const std::string& when) {
   return out;
 }
 
-const problem* find_problem(const std::vector<problem>& problems, const std::string& name) {
-  for (const problem& p : problems) {
-    if (p.name == name) {
-      return &p;
-    }
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 TEST_CASE("a failed JobSet is a problem from the moment it failed until a day later", "[jobset][problems]") {
   // At the moment it failed.
   evaluated at_failure = evaluate("2026-11-29T10:00:00Z");
-  const problem* failed = find_problem(at_failure.problems, "failed");
+  const problem* failed = problem_named(at_failure.problems, "failed");
   REQUIRE(failed != nullptr);
   CHECK(failed->category == "jobset");
   CHECK(failed->finding_id == "failed");
@@ -172,29 +163,29 @@ TEST_CASE("a failed JobSet is a problem from the moment it failed until a day la
   REQUIRE(later.next_due);
   CHECK(*later.next_due == at("2026-11-30T10:00:00Z"));
 
-  CHECK(find_problem(evaluate("2026-11-30T09:59:59Z").problems, "failed") != nullptr);
-  CHECK(find_problem(evaluate("2026-11-30T10:00:00Z").problems, "failed") == nullptr);
-  CHECK(find_problem(evaluate("2026-12-05T10:00:00Z").problems, "failed") == nullptr);
+  CHECK(problem_named(evaluate("2026-11-30T09:59:59Z").problems, "failed") != nullptr);
+  CHECK(problem_named(evaluate("2026-11-30T10:00:00Z").problems, "failed") == nullptr);
+  CHECK(problem_named(evaluate("2026-12-05T10:00:00Z").problems, "failed") == nullptr);
 }
 
 TEST_CASE("a running JobSet with at most one restart left is a problem", "[jobset][problems]") {
   evaluated now = evaluate("2026-11-29T12:00:00Z");
-  const problem* one_left = find_problem(now.problems, "one-left");
+  const problem* one_left = problem_named(now.problems, "one-left");
   REQUIRE(one_left != nullptr);
   CHECK(one_left->finding_id == "restarts-nearly-exhausted");
   CHECK(one_left->message == "One restart left: the JobSet fails after one more restart (2 of maxRestarts 3 used).");
   CHECK(one_left->since == at("2026-11-29T11:00:00Z"));
   // Before v0.6 every restart counted: 3 of 3.
-  const problem* none_left = find_problem(now.problems, "none-left");
+  const problem* none_left = problem_named(now.problems, "none-left");
   REQUIRE(none_left != nullptr);
   CHECK(none_left->message == "No restart left: the next failed Job fails the JobSet (3 of maxRestarts 3 used).");
   // Without RestartingJobSet, the last restart is when the current attempt's Jobs were made.
   CHECK(none_left->since == at("2026-11-29T10:30:00Z"));
   // Two left, no limit, suspended, completed: none.
-  CHECK(find_problem(now.problems, "two-left") == nullptr);
-  CHECK(find_problem(now.problems, "no-limit") == nullptr);
-  CHECK(find_problem(now.problems, "suspended-at-limit") == nullptr);
-  CHECK(find_problem(now.problems, "completed-at-limit") == nullptr);
+  CHECK(problem_named(now.problems, "two-left") == nullptr);
+  CHECK(problem_named(now.problems, "no-limit") == nullptr);
+  CHECK(problem_named(now.problems, "suspended-at-limit") == nullptr);
+  CHECK(problem_named(now.problems, "completed-at-limit") == nullptr);
 }
 
 TEST_CASE("a problem told for a while is current until its end, then no longer", "[problems]") {

@@ -2,7 +2,9 @@
 // JobSet shorthands over the shared section harness (tests/support/section_views.hpp): a JobSet
 // by namespace and name, and marking only the lists a JobSet's details read as complete.
 #include <string>
+#include <vector>
 
+#include "problems/problem_engine.hpp"
 #include "sections/core/core_section.hpp"
 #include "sections/jobset/jobset_section.hpp"
 #include "support/fixtures.hpp"
@@ -28,6 +30,11 @@ inline void mark_children_read(testing::fixture_cluster& cluster) {
   for (const kind_key& type : {core::job_kind, core::pod_kind, jobset::jobset_kind}) {
     cluster.store.set_completeness(type, {list_completeness::state::complete, ""});
   }
+}
+
+// The problem of the JobSet of that name, or nullptr.
+inline const problem* problem_named(const std::vector<problem>& problems, const std::string& name) {
+  return testing::problem_of(problems, jobset::jobset_kind, name);
 }
 
 }  // namespace sextant::jobset_test

@@ -94,10 +94,15 @@ TEST_CASE("Inference Service failures: every reason, the model's own message fir
   CHECK(failed["modelStatus"]["says"].get<std::string>().find("failed to load") != std::string::npos);
   CHECK(failed["since"] == "2026-11-29T11:05:00Z");
 
-  // RuntimeUnhealthy: the model's failure explains a service that is not ready.
+  // RuntimeUnhealthy recorded while the model is Loaded and UpToDate: KServe never clears
+  // lastFailureInfo, so it is history, shown stripped in the details; the failing condition explains.
   object_state unhealthy = state(cluster, "runtime-unhealthy");
-  CHECK(unhealthy.reason == "RuntimeUnhealthy");
-  CHECK(unhealthy.message ==
+  CHECK(unhealthy.label == "Not ready");
+  CHECK(unhealthy.reason == "MinimumReplicasUnavailable");
+  CHECK(unhealthy.message == "Deployment does not have minimum availability.");
+  json unhealthy_view = view(cluster, "runtime-unhealthy");
+  CHECK(unhealthy_view["modelStatus"]["lastFailureInfo"]["current"] == false);
+  CHECK(unhealthy_view["modelStatus"]["lastFailureInfo"]["message"] ==
         "The runtime's health check failed at http://10.0.0.7:8080/v2/health/ready (credentials and query hidden)");
 }
 

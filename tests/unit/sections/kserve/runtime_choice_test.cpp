@@ -265,12 +265,6 @@ TEST_CASE("Runtime choice: a runtime named in the spec", "[kserve][runtime]") {
        "",
        {{"rejected ServingRuntime/v1", "protocol v2 not supported"}},
        "Specified runtime does not support specified protocol version"},
-      {"named kserve-mlserver: KServe gives the model v2 before checking",
-       sr("kserve-mlserver", early, "{supportedModelFormats: [{name: sklearn}], protocolVersions: [v1]}") +
-           service("{model: {modelFormat: {name: sklearn}, runtime: kserve-mlserver}}"),
-       "",
-       {{"rejected ServingRuntime/kserve-mlserver", "protocol v2 not supported"}},
-       "protocol version"},
       {"named: the namespace's runtime before the cluster's of the same name",
        sr("same", early, sklearn_auto) + csr("same", later, sklearn_auto) +
            service("{model: {modelFormat: {name: sklearn}, runtime: same}}"),
@@ -356,4 +350,108 @@ TEST_CASE("Runtime choice: no runtime for a custom predictor or in ModelMesh mod
   mesh.load_yaml(sr("sk", early, sklearn_auto) + service(sklearn_model, "{deploymentMode: ModelMesh}"));
   testing::mark_complete(mesh);
   CHECK(choose(mesh).note.find("ModelMesh places the model") != std::string::npos);
+}
+
+namespace {
+
+// An Inference Service as KServe v0.17+'s webhook leaves it: the modelFormat annotation written
+// (setPredictorModelDefaults: pkg/apis/serving/v1beta1/inference_service_defaults.go:268-276 at
+// v0.17.0, :274-283 at v0.20.0; v0.16.0 writes none).
+std::string admitted_by_v017(const std::string& format, const std::string& predictor) {
+  return "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata: {name: m, namespace: ml, "
+         "annotations: {modelFormat: " +
+         format + "}}\nspec: {predictor: " + predictor + "}\nstatus: {}\n";
+}
+
+}  // namespace
+
+TEST_CASE("Runtime choice: a well-known runtime name's protocol, by the KServe version the object tells",
+          "[kserve][runtime][issue34]") {
+  const std::string v1_only = "{supportedModelFormats: [{name: sklearn}], protocolVersions: [v1]}";
+  const std::string named = "{model: {modelFormat: {name: sklearn}, runtime: kserve-mlserver}}";
+  // KServe v0.17+ checks only a protocol the spec names and applies kserve-mlserver's v2 after
+  // (components/predictor.go:285-321 at v0.17.0, :331-368 at v0.20.0): chosen.
+  check_case({"v0.17+ (the modelFormat annotation): no protocol checked",
+              sr("kserve-mlserver", early, v1_only) + admitted_by_v017("sklearn", named),
+              "ServingRuntime/kserve-mlserver",
+              {{"chosen ServingRuntime/kserve-mlserver", "only then give it v2"}},
+              ""});
+  // A protocol the spec names is checked by every version.
+  check_case({"v0.17+ with a protocol in the spec",
+              sr("kserve-mlserver", early, v1_only) +
+                  admitted_by_v017("sklearn",
+                                   "{model: {modelFormat: {name: sklearn}, protocolVersion: v2, runtime: "
+                                   "kserve-mlserver}}"),
+              "",
+              {{"rejected ServingRuntime/kserve-mlserver", "protocol v2 not supported"}},
+              "Specified runtime does not support specified protocol version"});
+  // Where the versions agree (the runtime serves the default too), the object need not tell.
+  check_case({"no annotation, the default served",
+              sr("kserve-mlserver", early, "{supportedModelFormats: [{name: sklearn}], protocolVersions: [v1, v2]}") +
+                  service(named),
+              "ServingRuntime/kserve-mlserver",
+              {{"chosen ServingRuntime/kserve-mlserver", "named"}},
+              ""});
+  check_case(
+      {"no annotation, disabled either way",
+       sr("kserve-mlserver", early, "{disabled: true, supportedModelFormats: [{name: sklearn}]}") + service(named),
+       "",
+       {{"rejected ServingRuntime/kserve-mlserver", "disabled"}},
+       "Specified runtime is disabled"});
+
+  // Where they differ and the object does not tell: v0.16 applied the default first
+  // (isvc.SetRuntimeDefaults() before GetServingRuntime: components/predictor.go:273-300 at
+  // v0.16.0) and stops; v0.17+ runs it. Cannot be told.
+  fixture_cluster cluster(at("2026-11-29T12:00:00Z"));
+  cluster.load_yaml(sr("kserve-mlserver", early, v1_only) + service(named, "{servingRuntimeName: kserve-mlserver}"));
+  testing::mark_complete(cluster);
+  kserve::runtime_choice choice = choose(cluster);
+  CHECK_FALSE(choice.told);
+  CHECK_FALSE(choice.chosen);
+  INFO(choice.note);
+  CHECK(choice.note.starts_with("cannot be told: KServe before v0.17 gives kserve-mlserver its default protocol v2"));
+  CHECK(choice.note.find("v0.17 and later check only a protocol the spec names") != std::string::npos);
+  CHECK(choice.note.find("modelFormat annotation") != std::string::npos);
+  CHECK(choice.recorded);
+  json shown = kserve::runtime_choice_json(choice);
+  CHECK(shown["chosen"].is_null());
+  CHECK(shown["candidates"].empty());
+}
+
+TEST_CASE("Runtime choice: the protocol KServe's webhook gives triton, onnx and huggingface",
+          "[kserve][runtime][issue34]") {
+  // assignTritonRuntime, assignONNXRuntime, assignHuggingFaceRuntime give the old shorthands v2
+  // when they name none (pkg/apis/serving/v1beta1/inference_service_defaults.go:291-331 at v0.16.0,
+  // :323-363 at v0.20.0), and setPredictorModelDefaults a spec.predictor.model of format triton
+  // (:246-252 at v0.16.0, :264-271 at v0.20.0).
+  const std::string v2_only_onnx =
+      "{supportedModelFormats: [{name: onnx, autoSelect: true}, {name: huggingface, autoSelect: true}, {name: "
+      "triton, autoSelect: true}], protocolVersions: [v2, grpc-v2]}";
+  const std::string v1_only =
+      "{supportedModelFormats: [{name: onnx, autoSelect: true}, {name: huggingface, autoSelect: true}, {name: "
+      "triton, autoSelect: true}], protocolVersions: [v1]}";
+  for (const char* predictor : {"{onnx: {storageUri: \"gs://b/m.onnx\"}}", "{huggingface: {storageUri: \"hf://o/m\"}}",
+                                "{triton: {storageUri: \"gs://b/t\"}}", "{model: {modelFormat: {name: triton}}}"}) {
+    check_case({std::string("v2 by the webhook: ") + predictor,
+                sr("v2rt", early, v2_only_onnx) + sr("v1rt", later, v1_only) + service(predictor),
+                "ServingRuntime/v2rt",
+                {{"chosen ServingRuntime/v2rt", "only"},
+                 {"rejected ServingRuntime/v1rt", "protocol v2 (the default) not supported"}},
+                "KServe's webhook gives"});
+  }
+  // A protocol the spec names wins over the default.
+  check_case({"onnx shorthand naming v1",
+              sr("v2rt", early, v2_only_onnx) + sr("v1rt", later, v1_only) +
+                  service("{onnx: {storageUri: \"gs://b/m.onnx\", protocolVersion: v1}}"),
+              "ServingRuntime/v1rt",
+              {{"chosen ServingRuntime/v1rt", "only"}, {"rejected ServingRuntime/v2rt", "protocol v1 not supported"}},
+              "old spec.predictor.onnx shorthand"});
+  // Only those: a model of format onnx (not the shorthand) keeps v1.
+  check_case(
+      {"model format onnx: v1",
+       sr("v2rt", early, v2_only_onnx) + sr("v1rt", later, v1_only) + service("{model: {modelFormat: {name: onnx}}}"),
+       "ServingRuntime/v1rt",
+       {{"chosen ServingRuntime/v1rt", "only"},
+        {"rejected ServingRuntime/v2rt", "protocol v1 (the default) not supported"}},
+       ""});
 }

@@ -27,16 +27,6 @@ std::vector<problem> evaluate(const std::string& when) {
   return engine.current();
 }
 
-const problem* find_problem(const std::vector<problem>& problems, const kind_key& type, const std::string& name,
-                            const std::string& id = "") {
-  for (const problem& p : problems) {
-    if (p.type == type && p.name == name && (id.empty() || p.finding_id == id)) {
-      return &p;
-    }
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 TEST_CASE("Ray Cluster problems: replica failure after 5 minutes, old failed state at once, head not ready",
@@ -44,21 +34,21 @@ TEST_CASE("Ray Cluster problems: replica failure after 5 minutes, old failed sta
   const kind_key& k = kuberay::raycluster_kind;
   // ReplicaFailure since 11:50, head not ready since 11:50.
   std::vector<problem> early = evaluate("2026-11-29T11:54:59Z");
-  CHECK(find_problem(early, k, "replica-failure") == nullptr);
-  CHECK(find_problem(early, k, "head-not-ready") == nullptr);
-  CHECK(find_problem(early, k, "old-failed") != nullptr);
-  CHECK(find_problem(early, k, "old-unhealthy") != nullptr);
+  CHECK(testing::problem_of(early, k, "replica-failure") == nullptr);
+  CHECK(testing::problem_of(early, k, "head-not-ready") == nullptr);
+  CHECK(testing::problem_of(early, k, "old-failed") != nullptr);
+  CHECK(testing::problem_of(early, k, "old-unhealthy") != nullptr);
   std::vector<problem> later = evaluate("2026-11-29T11:55:00Z");
-  const problem* failed = find_problem(later, k, "replica-failure", "failed");
+  const problem* failed = testing::problem_of(later, k, "replica-failure", "failed");
   REQUIRE(failed != nullptr);
   CHECK(failed->message.find("quotapw") == std::string::npos);
   CHECK(failed->message.find("FailedCreateWorkerPod") != std::string::npos);
-  CHECK(find_problem(later, k, "head-not-ready", "head-not-ready") != nullptr);
+  CHECK(testing::problem_of(later, k, "head-not-ready", "head-not-ready") != nullptr);
   // old-ready-stale: the head pod not ready since 11:30.
-  CHECK(find_problem(later, k, "old-ready-stale", "head-not-ready") != nullptr);
-  CHECK(find_problem(later, k, "ready") == nullptr);
-  CHECK(find_problem(later, k, "suspended") == nullptr);
-  CHECK(find_problem(later, k, "provisioning") == nullptr);
+  CHECK(testing::problem_of(later, k, "old-ready-stale", "head-not-ready") != nullptr);
+  CHECK(testing::problem_of(later, k, "ready") == nullptr);
+  CHECK(testing::problem_of(later, k, "suspended") == nullptr);
+  CHECK(testing::problem_of(later, k, "provisioning") == nullptr);
 }
 
 TEST_CASE("a failed Ray Job is a problem from its failure until a day later; a retried one is not",
@@ -66,38 +56,38 @@ TEST_CASE("a failed Ray Job is a problem from its failure until a day later; a r
   const kind_key& k = kuberay::rayjob_kind;
   // failed ended at 2026-11-29T10:00:00Z.
   std::vector<problem> now = evaluate("2026-11-29T12:00:00Z");
-  const problem* failed = find_problem(now, k, "failed", "failed");
+  const problem* failed = testing::problem_of(now, k, "failed", "failed");
   REQUIRE(failed != nullptr);
   CHECK(failed->message.find("logpassword") == std::string::npos);
-  CHECK(find_problem(now, k, "failed-retryable") == nullptr);
-  CHECK(find_problem(now, k, "retrying") == nullptr);
-  CHECK(find_problem(now, k, "stopped") == nullptr);
-  CHECK(find_problem(evaluate("2026-11-30T09:59:59Z"), k, "failed") != nullptr);
-  CHECK(find_problem(evaluate("2026-11-30T10:00:00Z"), k, "failed") == nullptr);
+  CHECK(testing::problem_of(now, k, "failed-limit-raised", "failed") != nullptr);  // a stored Failed is final
+  CHECK(testing::problem_of(now, k, "retrying") == nullptr);
+  CHECK(testing::problem_of(now, k, "stopped") == nullptr);
+  CHECK(testing::problem_of(evaluate("2026-11-30T09:59:59Z"), k, "failed") != nullptr);
+  CHECK(testing::problem_of(evaluate("2026-11-30T10:00:00Z"), k, "failed") == nullptr);
 }
 
 TEST_CASE("Ray Service problems: not ready for 10 minutes, at once when invalid or timed out, unhealthy apps",
           "[kuberay][problems]") {
   const kind_key& k = kuberay::rayservice_kind;
   std::vector<problem> now = evaluate("2026-11-29T12:00:00Z");
-  CHECK(find_problem(now, k, "invalid", "failed") != nullptr);
-  CHECK(find_problem(now, k, "timed-out", "failed") != nullptr);
+  CHECK(testing::problem_of(now, k, "invalid", "failed") != nullptr);
+  CHECK(testing::problem_of(now, k, "timed-out", "failed") != nullptr);
   // initializing since 11:55: not yet; endpoints-dropped since 11:40: yes.
-  CHECK(find_problem(now, k, "initializing") == nullptr);
-  CHECK(find_problem(now, k, "endpoints-dropped", "not-ready") != nullptr);
-  CHECK(find_problem(evaluate("2026-11-29T12:05:00Z"), k, "initializing", "not-ready") != nullptr);
+  CHECK(testing::problem_of(now, k, "initializing") == nullptr);
+  CHECK(testing::problem_of(now, k, "endpoints-dropped", "not-ready") != nullptr);
+  CHECK(testing::problem_of(evaluate("2026-11-29T12:05:00Z"), k, "initializing", "not-ready") != nullptr);
   // old-unhealthy-app: DEPLOY_FAILED since 11:50 (healthLastUpdateTime, v1.2).
-  const problem* app = find_problem(now, k, "old-unhealthy-app", "unhealthy-app-active-default");
+  const problem* app = testing::problem_of(now, k, "old-unhealthy-app", "unhealthy-app-active-default");
   REQUIRE(app != nullptr);
-  CHECK(find_problem(evaluate("2026-11-29T11:54:59Z"), k, "old-unhealthy-app") == nullptr);
-  CHECK(find_problem(now, k, "ready") == nullptr);
-  CHECK(find_problem(now, k, "upgrading") == nullptr);
-  CHECK(find_problem(now, k, "suspended") == nullptr);
+  CHECK(testing::problem_of(evaluate("2026-11-29T11:54:59Z"), k, "old-unhealthy-app") == nullptr);
+  CHECK(testing::problem_of(now, k, "ready") == nullptr);
+  CHECK(testing::problem_of(now, k, "upgrading") == nullptr);
+  CHECK(testing::problem_of(now, k, "suspended") == nullptr);
   // Suspending since 11:30 (v1.7): being stopped on purpose, not a service that is not ready.
-  CHECK(find_problem(now, k, "v17-suspending") == nullptr);
-  CHECK(find_problem(now, k, "v17-suspended") == nullptr);
+  CHECK(testing::problem_of(now, k, "v17-suspending") == nullptr);
+  CHECK(testing::problem_of(now, k, "v17-suspended") == nullptr);
   // Resumed at 11:45 and initializing again: not ready for 15 minutes by noon.
-  CHECK(find_problem(now, k, "v17-resumed", "not-ready") != nullptr);
+  CHECK(testing::problem_of(now, k, "v17-resumed", "not-ready") != nullptr);
   for (const problem& p : now) {
     CHECK(p.message.find("apppass") == std::string::npos);
   }

@@ -73,7 +73,7 @@ TEST_CASE("Ray Cluster details: pods, ready counts per group, autoscaling range,
   CHECK(links_to(failed, "head-service", "replica-failure-head-svc"));
 }
 
-TEST_CASE("Ray Job states: a failed attempt that will be retried is Retrying", "[kuberay]") {
+TEST_CASE("Ray Job states: a failed attempt that will be retried is Retrying, a stored Failed is final", "[kuberay]") {
   fixture_cluster cluster = fixture_objects_loaded();
   const kind_key& k = kuberay::rayjob_kind;
   CHECK(label(cluster, k, "new") == "Pending");
@@ -82,7 +82,8 @@ TEST_CASE("Ray Job states: a failed attempt that will be retried is Retrying", "
   CHECK(label(cluster, k, "submitted") == "Pending");
   CHECK(label(cluster, k, "running") == "Running");
   CHECK(label(cluster, k, "retrying") == "Retrying");
-  CHECK(label(cluster, k, "failed-retryable") == "Retrying");
+  // A stored Failed is final: KubeRay writes Retrying instead when it will retry.
+  CHECK(label(cluster, k, "failed-limit-raised") == "Failed");
   CHECK(label(cluster, k, "failed") == "Failed");
   CHECK(label(cluster, k, "deadline") == "Failed");  // never retried
   CHECK(label(cluster, k, "invalid") == "Failed");

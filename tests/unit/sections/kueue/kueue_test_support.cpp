@@ -2,6 +2,21 @@
 
 namespace sextant::kueue::testing {
 
+const char* const healthy_queues = R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cluster-queue}
+status:
+  conditions: [{type: Active, status: "True", reason: Ready, message: Can admit new workloads, lastTransitionTime: "2026-11-29T09:00:00Z"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: user-queue, namespace: default}
+spec: {clusterQueue: cluster-queue}
+status:
+  conditions: [{type: Active, status: "True", reason: Ready, message: Can submit new workloads to localQueue, lastTransitionTime: "2026-11-29T09:00:00Z"}]
+)";
+
 json excerpt_object(const std::string& relative, const std::string& api_version, const std::string& kind,
                     const std::string& namespace_, const std::string& name) {
   json excerpt = sextant::testing::upstream_documents(relative).front();

@@ -28,4 +28,8 @@ json workload(const std::string& api_version, const std::string& namespace_, con
 json condition(const std::string& type, const std::string& status, const std::string& reason,
                const std::string& message, const std::string& at);
 
+// An Active Cluster Queue "cluster-queue" and its Active Local Queue "user-queue" in "default", as
+// Kueue reports them.
+extern const char* const healthy_queues;
+
 }  // namespace sextant::kueue::testing

@@ -184,6 +184,7 @@ status:
 
 TEST_CASE("a prebuilt Workload is found by the name the job gives", "[kueue][queue-section]") {
   fixture_cluster cluster;
+  cluster.load_yaml(healthy_queues);
   cluster.load_yaml(R"(
 apiVersion: batch/v1
 kind: Job

@@ -12,6 +12,10 @@ using sextant::testing::upstream_documents;
 namespace {
 
 json cluster_queue(const std::string& api_version, const std::string& name, json spec, json conditions) {
+  // `{condition(...)}` is the condition itself with clang (see kueue_test_support.cpp): a list either way.
+  if (conditions.is_object()) {
+    conditions = json::array({std::move(conditions)});
+  }
   return json{{"apiVersion", api_version},
               {"kind", "ClusterQueue"},
               {"metadata", {{"name", name}, {"uid", "cq-" + name}}},

@@ -175,20 +175,48 @@ TEST_CASE("a Workload held up by its queue is told through the queue", "[kueue][
              Catch::StartsWith("Waits because its Cluster Queue cycling-cq is inactive: Kueue admits no Workload from "
                                "it: its Cohort chain loops (loop → loop-b → loop)"));
   object_state f = state_of(cluster, "f");
-  CHECK(f.label == "Pending");  // as the scheduler wrote it; the queue says why
+  CHECK(f.label == "Inadmissible");  // held by a queue Kueue cannot use, whatever reason the scheduler wrote
+  CHECK(f.reason == "Pending");
   CHECK_THAT(f.message, Catch::Contains("loop → loop-b → loop"));
 
   // Active, and no cycle among the Cohorts read, yet the scheduler calls it inactive: said as a maybe.
   json unexplained = blocked_by(cluster, "u", "to-unexplained", "Pending", "ClusterQueue unexplained-cq is inactive");
   CHECK(unexplained["state"]["label"] == "Active");
   CHECK_THAT(unexplained["message"].get<std::string>(), Catch::Contains("may have a cycle"));
-  CHECK(state_of(cluster, "u").label == "Pending");
+  CHECK(state_of(cluster, "u").label == "Inadmissible");
 
   // A Workload waiting for quota in healthy queues is held by none.
   json none = blocked_by(
       cluster, "g", "to-healthy", "Pending",
       "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed");
   CHECK(none.is_null());
+}
+
+TEST_CASE("a Workload held by a Cohort cycle reads Inadmissible with or without UnadmittedWorkloadsObservability",
+          "[kueue][workloads][queues]") {
+  // The scheduler writes "ClusterQueue <cq> is inactive" for a queue under a cycle with the
+  // reason the gate picks: Suspended with it, Pending without (pkg/scheduler/scheduler.go:677-679,
+  // 1172; pkg/workload/workload.go:1626-1631). Both are the same wait: held by a queue Kueue
+  // cannot use.
+  fixture_cluster cluster;
+  cluster.load_yaml(queues_holding_workloads);
+  for (const char* reason : {"Pending", "Suspended"}) {
+    const std::string name = std::string("cycle-") + reason;
+    json blocker = blocked_by(cluster, name, "to-cycle", reason, "ClusterQueue cycling-cq is inactive");
+    CHECK(blocker["name"] == "cycling-cq");
+    object_state state = state_of(cluster, name);
+    INFO(reason);
+    CHECK(state.label == "Inadmissible");
+    CHECK(state.reason == reason);
+    CHECK_THAT(state.message, Catch::StartsWith("Waits because its Cluster Queue cycling-cq is inactive"));
+  }
+  // A stop reads Pending whichever reason the gate picks (workload_controller.go:1125-1129).
+  for (const char* reason : {"Inadmissible", "Suspended"}) {
+    const std::string name = std::string("stopped-") + reason;
+    blocked_by(cluster, name, "to-stopped", reason, "ClusterQueue stopped-cq is stopped");
+    INFO(reason);
+    CHECK(state_of(cluster, name).label == "Pending");
+  }
 }
 
 TEST_CASE("a Cluster Queue in a Cohort cycle is Inactive, on its page and its Cohort's", "[kueue][queues][cohorts]") {
@@ -209,6 +237,40 @@ TEST_CASE("a Cluster Queue in a Cohort cycle is Inactive, on its page and its Co
   CHECK(cohort_loop("not-read", context).empty());
   CHECK(cluster_queue_state(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "unexplained-cq"), context).label ==
         "Active");
+}
+
+TEST_CASE("a Cluster Queue made under a Cohort cycle, which Kueue reports False with reason Ready, is the cycle's",
+          "[kueue][queues][cohorts]") {
+  // Kueue never evaluates a Cluster Queue made under a cycle (its cohort tree update fails first,
+  // pkg/cache/scheduler/clusterqueue.go:161-165) and writes Active=False with an active queue's
+  // reason and message (clusterqueue.go:365, cache.go:389-400 at v0.19.2); seen live in
+  // tests/integration/kueue_live_test.cpp.
+  fixture_cluster cluster;
+  cluster.load_yaml(queues_holding_workloads);
+  cluster.load_yaml(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: made-in-cycle, generation: 1}
+spec: {cohortName: loop}
+status:
+  conditions: [{type: Active, status: "False", reason: Ready, message: Can admit new workloads, lastTransitionTime: "2026-11-29T09:00:00Z"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: never-evaluated, generation: 1}
+spec: {cohortName: not-read}
+status:
+  conditions: [{type: Active, status: "False", reason: Ready, message: Can admit new workloads, lastTransitionTime: "2026-11-29T09:00:00Z"}]
+)");
+  view_context context = cluster.context();
+  object_state made = cluster_queue_state(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "made-in-cycle"), context);
+  CHECK(made.label == "Inactive");
+  CHECK_THAT(made.message, Catch::Contains("loop → loop-b → loop"));
+  CHECK_THAT(made.message, Catch::Contains("False with reason Ready"));
+  object_state unexplained =
+      cluster_queue_state(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "never-evaluated"), context);
+  CHECK(unexplained.label == "Inactive");
+  CHECK_THAT(unexplained.message, Catch::Contains("has not evaluated this queue"));
 }
 
 TEST_CASE("a Local Queue's details say whether its Cluster Queue exists", "[kueue][queues]") {

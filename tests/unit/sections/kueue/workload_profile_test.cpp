@@ -136,3 +136,18 @@ TEST_CASE("quantities parse and format as Kubernetes writes them", "[kueue][quan
   CHECK(format_quantity(2e9L, quantity_style::decimal_si) == "2G");
   CHECK(quantity_of(json(9))->value == Approx(9));
 }
+
+TEST_CASE("a cached Workload keeps the one annotation a view reads: its group's index", "[kueue][profile]") {
+  // A LeaderWorkerSet's Workloads carry kueue.x-k8s.io/component-workload-index (Kueue v0.17+,
+  // pkg/controller/jobs/leaderworkerset/leaderworkerset_reconciler.go:357); the Queue section
+  // orders the groups by it. Every other annotation is still dropped.
+  fixture_cluster cluster;
+  json object = json::parse(full_workload);
+  object["metadata"]["annotations"] = {{"kueue.x-k8s.io/component-workload-index", "3"},
+                                       {"kueue.x-k8s.io/job-owner-name", "llm"},
+                                       {"note", "not read by any view"}};
+  cluster.load_json(object.dump());
+  object_ptr cached = cluster.get("kueue.x-k8s.io", "Workload", "ml", "job-train-7f3c2");
+  REQUIRE(cached);
+  CHECK(json(cached->body()["metadata"]["annotations"]) == json{{"kueue.x-k8s.io/component-workload-index", "3"}});
+}
