@@ -8,11 +8,12 @@
 #include <openssl/err.h>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/asio/ssl/error.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 
+#include "http/write_in_turn.hpp"
 #include "kube/asio.hpp"
 
 namespace sextant {
@@ -46,8 +47,8 @@ asio::awaitable<boost::system::error_code> encrypt_and_send(beast::tcp_stream& l
     co_return asio::error::no_memory;
   }
   BIO* wire = SSL_get_wbio(session);
-  BIO_up_ref(wire);                      // the session's own write BIO stays alive while set aside
-  SSL_set0_wbio(session, records);       // the session owns `records` until the BIO is put back
+  BIO_up_ref(wire);                 // the session's own write BIO stays alive while set aside
+  SSL_set0_wbio(session, records);  // the session owns `records` until the BIO is put back
   boost::system::error_code failure;
   for (const asio::const_buffer& part : parts) {
     const auto* bytes = static_cast<const char*>(part.data());
@@ -145,11 +146,12 @@ asio::awaitable<boost::system::error_code> bulk_writer::lend(tcp::socket& socket
 asio::awaitable<boost::system::error_code> bulk_writer::write(tcp::socket& socket,
                                                               std::array<asio::const_buffer, 2> parts,
                                                               std::chrono::steady_clock::duration timeout) {
-  co_return co_await lend(socket, timeout, [parts](beast::tcp_stream& lent) -> asio::awaitable<boost::system::error_code> {
-    auto [error, written] = co_await asio::async_write(lent, parts, as_much_as_the_socket_takes{}, use_tuple);
-    (void)written;
-    co_return error;
-  });
+  co_return co_await lend(
+      socket, timeout, [parts](beast::tcp_stream& lent) -> asio::awaitable<boost::system::error_code> {
+        auto [error, written] = co_await asio::async_write(lent, parts, as_much_as_the_socket_takes{}, use_tuple);
+        (void)written;
+        co_return error;
+      });
 }
 
 asio::awaitable<boost::system::error_code> bulk_writer::write(beast::ssl_stream<beast::tcp_stream>& stream,
@@ -160,9 +162,7 @@ asio::awaitable<boost::system::error_code> bulk_writer::write(beast::ssl_stream<
   if (wire == nullptr || BIO_wpending(wire) != 0) {
     // Records the loop has not sent yet must go first, and only the loop's stream can send them.
     beast::get_lowest_layer(stream).expires_after(timeout);
-    auto [error, written] = co_await asio::async_write(stream, parts, use_tuple);
-    (void)written;
-    co_return error;
+    co_return co_await write_in_turn(stream, parts);
   }
   co_return co_await lend(beast::get_lowest_layer(stream).socket(), timeout,
                           [session, parts](beast::tcp_stream& lent) { return encrypt_and_send(lent, session, parts); });

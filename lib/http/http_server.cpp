@@ -18,6 +18,7 @@
 #include "http/client_address.hpp"
 #include "http/descriptor_limit.hpp"
 #include "http/response_head.hpp"
+#include "http/write_in_turn.hpp"
 #include "kube/asio.hpp"
 #include "util/log_throttle.hpp"
 #include "util/scope_guard.hpp"
@@ -607,9 +608,13 @@ asio::awaitable<boost::system::error_code> http_server::send_answer(Stream& stre
     }
   }
   beast::get_lowest_layer(stream).expires_after(timeout);
-  auto [error, written] = co_await asio::async_write(stream, parts, use_tuple);
-  (void)written;
-  co_return error;
+  if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
+    auto [error, written] = co_await asio::async_write(stream, parts, use_tuple);
+    (void)written;
+    co_return error;
+  } else {
+    co_return co_await write_in_turn(stream, parts);  // not both at once: see write_in_turn.hpp
+  }
 }
 
 void http_server::finish(const std::shared_ptr<session>& connection) {
