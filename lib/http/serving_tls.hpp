@@ -5,8 +5,11 @@
 // the one in force, so a half-written renewal never takes the API down. With --tls=self-signed: a
 // context from the certificate the daemon made at start (self_signed_tls), fixed for its life.
 //
-// TLS 1.2 and later, and no renegotiation: a renegotiating client could make a write need a read,
+// TLS 1.2 and later (TLS 1.2 with forward-secret AEAD suites only: Mozilla's "intermediate"),
+// no compression, and no renegotiation: a renegotiating client could make a write need a read,
 // and bulk_writer encrypts a large answer off the loop on the promise that writing only writes.
+// A key file other users may read is served, with a warning (a Secret mounted with the default
+// mode 0644 is, inside a container of one user).
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -18,6 +21,9 @@
 #include "http/self_signed_tls.hpp"
 
 namespace sextant {
+
+// Why a private key file is exposed ("... is readable by every user (mode 0644) ..."), or empty.
+std::string key_file_exposure(const std::filesystem::path& key);
 
 class serving_tls {
  public:
