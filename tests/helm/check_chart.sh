@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Checks deploy/helm/sextantd: `helm lint --strict`, the comparison of its default rendering
 # with deploy/ (compare_with_kustomize.py), and `helm template | kubeconform -strict` with the
-# defaults and with every optional object on (all-on.yaml). kubeconform validates against the
-# schemas of the test cluster's own kube-apiserver (tests/apiserver), started here with the
-# Prometheus Operator's CRDs so that the ServiceMonitor and PrometheusRule are checked too
-# (openapi_to_schemas.py). Helm v4 and kubeconform come from go.mod's pinned modules (build.sh).
+# defaults, with every optional object on (all-on.yaml, TLS from a Secret) and with the
+# monitoring objects over the default self-signed TLS (self-signed-monitored.yaml). kubeconform
+# validates against the schemas of the test cluster's own kube-apiserver (tests/apiserver),
+# started here with the Prometheus Operator's CRDs so that the ServiceMonitor and PrometheusRule
+# are checked too (openapi_to_schemas.py). Helm v4 and kubeconform come from go.mod's pinned modules (build.sh).
 # Exit 77: Go is not installed, so neither tool can be built.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -16,6 +17,13 @@ helm="$here/bin/helm" kubeconform="$here/bin/kubeconform"
 
 "$helm" lint --strict "$chart"
 "$helm" lint --strict "$chart" --values "$here/all-on.yaml"
+"$helm" lint --strict "$chart" --values "$here/self-signed-monitored.yaml"
+# A CA made in each Pod cannot sit behind one Service: self-signed with replicas > 1 is refused.
+if refused="$("$helm" template sextantd "$chart" --set replicas=2 2>&1)" ||
+  ! grep -q "makes a CA in each Pod" <<<"$refused"; then
+  echo "check_chart.sh: tls.mode self-signed with 2 replicas was not refused for that reason: $refused" >&2
+  exit 1
+fi
 python3 "$here/compare_with_kustomize.py" "$helm"
 
 "$root/tests/apiserver/build.sh"
@@ -39,7 +47,7 @@ kill "$cluster"; wait "$cluster" 2>/dev/null || true
 python3 "$here/openapi_to_schemas.py" "$work/swagger.json" "$work/schemas"
 
 location="$work/schemas/{{ .Group }}/{{ .ResourceAPIVersion }}/{{ .ResourceKind }}.json"
-for values in "" "$here/all-on.yaml"; do
+for values in "" "$here/all-on.yaml" "$here/self-signed-monitored.yaml"; do
   "$helm" template sextantd "$chart" --namespace sextant ${values:+--values "$values"} >"$work/rendered.yaml"
   echo "kubeconform: helm template ${values:+--values $(basename "$values")}"
   "$kubeconform" -strict -summary -schema-location "$location" "$work/rendered.yaml"
