@@ -36,6 +36,14 @@ struct key_pair {
   kube::testing::temp_dir dir;
   std::filesystem::path cert = dir.write("tls.crt", kube::testing::read_text(kube::testing::fixture("client.crt")));
   std::filesystem::path key = dir.write("tls.key", kube::testing::read_text(kube::testing::fixture("client.key")));
+  // Server options serving this pair on a free loopback port.
+  http_server_options serving() const {
+    http_server_options options;
+    options.port = 0;
+    options.tls_cert = cert.string();
+    options.tls_key = key.string();
+    return options;
+  }
 };
 
 // GET `target` over TLS (the certificate is not verified: the fixture is a client certificate),
@@ -83,27 +91,33 @@ net::awaitable<int> plain_get(unsigned short port) {
   co_return connect_error || write_error || read_error ? 0 : static_cast<int>(response.result_int());
 }
 
+// Answers every request 200 with "{}".
+http_server::handler empty_json() {
+  return [](api_request) -> net::awaitable<api_response> {
+    api_response ok;
+    ok.body = "{}";
+    co_return ok;
+  };
+}
+
+// Stops `server` and runs `io` until it has; whether it did within 2 s.
+bool stopped(http_server& server, net::io_context& io) {
+  bool done = false;
+  server.stop([&done] { done = true; });
+  io.run_for(std::chrono::seconds(2));
+  return done;
+}
+
 }  // namespace
 
 TEST_CASE("with a certificate and key the API is served over TLS only", "[tls]") {
   key_pair files;
   net::io_context io;
-  http_server_options options;
-  options.port = 0;
-  options.tls_cert = files.cert.string();
-  options.tls_key = files.key.string();
-  http_server server(io, options, [](api_request) -> net::awaitable<api_response> {
-    api_response ok;
-    ok.body = "{}";
-    co_return ok;
-  });
+  http_server server(io, files.serving(), empty_json());
   server.start();
   CHECK(kube::testing::run_to_end(io, tls_get(server.port(), "/api/v1/sections")) == std::optional<int>(200));
   CHECK(kube::testing::run_to_end(io, plain_get(server.port())) == std::optional<int>(0));
-  bool stopped = false;
-  server.stop([&stopped] { stopped = true; });
-  io.run_for(std::chrono::seconds(2));
-  CHECK(stopped);
+  CHECK(stopped(server, io));
 }
 
 TEST_CASE("a TLS pair that does not load stops the start, and a bad renewal keeps the pair in force", "[tls]") {
@@ -210,11 +224,7 @@ TEST_CASE("a self-signed start: a client that trusts only the published CA verif
   http_server_options options;
   options.port = 0;
   options.tls_self_signed = own;
-  http_server server(io, options, [](api_request) -> net::awaitable<api_response> {
-    api_response ok;
-    ok.body = "{}";
-    co_return ok;
-  });
+  http_server server(io, options, empty_json());
   server.start();
   for (const char* host : {"localhost", "127.0.0.1", "sextantd.sextant.svc"}) {
     CAPTURE(host);
@@ -229,10 +239,7 @@ TEST_CASE("a self-signed start: a client that trusts only the published CA verif
   CHECK(std::get<self_signed_tls>(other).ca_pem != own.ca_pem);
   CHECK(kube::testing::run_to_end(io, verified_get(server.port(), std::get<self_signed_tls>(other).ca_pem, "localhost",
                                                    "/healthz")) == std::optional<int>(-2));
-  bool stopped = false;
-  server.stop([&stopped] { stopped = true; });
-  io.run_for(std::chrono::seconds(2));
-  CHECK(stopped);
+  CHECK(stopped(server, io));
 }
 
 TEST_CASE("a self-signed certificate refuses names that are neither DNS names nor IP addresses", "[tls]") {
@@ -252,14 +259,7 @@ TEST_CASE("a self-signed certificate refuses names that are neither DNS names no
 TEST_CASE("the server speaks TLS 1.2 and later with forward-secret AEAD suites, and refuses renegotiation", "[tls]") {
   key_pair files;
   net::io_context io;
-  http_server_options options{"127.0.0.1", 0};
-  options.tls_cert = files.cert.string();
-  options.tls_key = files.key.string();
-  http_server server(io, options, [](api_request) -> net::awaitable<api_response> {
-    api_response ok;
-    ok.body = "{}";
-    co_return ok;
-  });
+  http_server server(io, files.serving(), empty_json());
   server.start();
   auto get_with = [&](std::function<void(SSL_CTX*)> limit) {
     return kube::testing::run_to_end(io, tls_get(server.port(), "/healthz", std::move(limit)));
@@ -286,10 +286,7 @@ TEST_CASE("the server speaks TLS 1.2 and later with forward-secret AEAD suites, 
   CHECK((SSL_CTX_get_options(native) & SSL_OP_NO_RENEGOTIATION) != 0);
   CHECK((SSL_CTX_get_options(native) & SSL_OP_NO_COMPRESSION) != 0);
   CHECK(SSL_CTX_get_min_proto_version(native) == TLS1_2_VERSION);
-  bool stopped = false;
-  server.stop([&stopped] { stopped = true; });
-  io.run_for(std::chrono::seconds(2));
-  CHECK(stopped);
+  CHECK(stopped(server, io));
 }
 
 TEST_CASE("a private key file other users may read is named, with the mode that keeps it private", "[tls]") {
