@@ -49,6 +49,7 @@ constexpr auto longest_accept_pause = std::chrono::seconds(1);
 // long: a connection just accepted, whose request is on its way, is not what should make room
 // (closing it would drop the very clients that were waiting in the backlog).
 constexpr auto idle_before_reclaimed_for_descriptors = std::chrono::seconds(1);
+
 // What is read at once while waiting for a request.
 constexpr std::size_t first_read_bytes = 4096;
 
@@ -66,6 +67,13 @@ struct http_server::session {
 
   beast::tcp_stream& transport() { return tls ? beast::get_lowest_layer(*tls) : stream; }
   tcp::socket& socket() { return transport().socket(); }
+  // Marked idle, but its next request is already in the kernel's buffer: under load the loop
+  // learns of a newcomer and of that request in the same turn and may handle the newcomer first.
+  // Such a connection is busy, not idle: closing it would cut off a client that did ask.
+  bool request_waiting() {
+    boost::system::error_code ignored;
+    return socket().available(ignored) > 0;
+  }
 };
 
 namespace {
@@ -352,11 +360,18 @@ bool http_server::admit(session& connection) {
 bool http_server::reclaim_idle(const std::string* client, std::chrono::steady_clock::duration idle_at_least) {
   const auto idle_before = std::chrono::steady_clock::now() - idle_at_least;
   std::shared_ptr<session> oldest;
+  std::size_t oldest_holds = 0;  // connections held by `oldest`'s client
   for (const std::shared_ptr<session>& candidate : sessions_) {
-    if (candidate->admitted && candidate->idle && candidate->idle_since <= idle_before &&
-        (client == nullptr || candidate->client == *client) &&
-        (!oldest || candidate->idle_since < oldest->idle_since)) {
+    if (!candidate->admitted || !candidate->idle || candidate->idle_since > idle_before ||
+        (client != nullptr && candidate->client != *client)) {
+      continue;
+    }
+    const std::size_t holds = per_client_[candidate->client];
+    const bool better =
+        !oldest || holds > oldest_holds || (holds == oldest_holds && candidate->idle_since < oldest->idle_since);
+    if (better && !candidate->request_waiting()) {
       oldest = candidate;
+      oldest_holds = holds;
     }
   }
   if (!oldest) {

@@ -94,8 +94,10 @@ class http_server {
   // Takes a slot for a new connection from `client`, closing an idle one to make room when
   // needed; false when there is none to close.
   bool admit(session& connection);
-  // Closes the connection idle longest (of `client` only, when given), if it has been idle at
-  // least `idle_at_least`; false when there is none.
+  // Closes an idle connection that has been idle at least `idle_at_least`: of `client` only when
+  // given, else of the client holding the most connections (so that many idle sockets from one
+  // address pay for a newcomer, not a client with one); the one idle longest among those. False
+  // when there is none.
   bool reclaim_idle(const std::string* client, std::chrono::steady_clock::duration idle_at_least);
   // Gives back the connection's slot (once).
   void release(session& connection);

@@ -27,7 +27,12 @@ namespace {
 
 // A client on the server's loop: connects, sends what it is given, and keeps what comes back.
 struct limits_client {
-  limits_client(net::io_context& io, unsigned short port, const std::string& first = {}) : socket(io) {
+  // `from`: the client's own address (all of 127/8 is loopback), which the server tells clients by.
+  limits_client(net::io_context& io, unsigned short port, const std::string& first = {},
+                const std::string& from = "127.0.0.1")
+      : socket(io) {
+    socket.open(tcp::v4());
+    socket.bind(tcp::endpoint(net::ip::make_address(from), 0));
     socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
     if (!first.empty()) {
       send(first);
@@ -70,6 +75,21 @@ http_server::handler answers_ok() {
     response.body = "ok";
     co_return response;
   };
+}
+
+// A server answering 200 on a loop of the test's own, started with the options a test sets.
+struct started_server {
+  explicit started_server(const http_server_options& options) : server(io, options, answers_ok()) { server.start(); }
+  net::io_context io;
+  http_server server;
+};
+
+// Connection limits only: at most `max` connections, `per_client` of them from one address.
+http_server_options connection_limits(int max, int per_client) {
+  http_server_options options{"127.0.0.1", 0};
+  options.max_connections = max;
+  options.max_connections_per_client = per_client;
+  return options;
 }
 
 const std::string get_with_host = "GET /x HTTP/1.1\r\nHost: x\r\n\r\n";
@@ -121,12 +141,9 @@ rlim_t descriptors_open() {
 }  // namespace
 
 TEST_CASE("idle keep-alive connections do not lock a new client out: the one idle longest makes room", "[http][limits]") {
-  http_server_options options{"127.0.0.1", 0};
-  options.max_connections = 4;
-  options.max_connections_per_client = 100;  // every client here is 127.0.0.1
-  net::io_context io;
-  http_server server(io, options, answers_ok());
-  server.start();
+  started_server serving(connection_limits(4, 100));
+  auto& io = serving.io;
+  auto& server = serving.server;
   std::vector<std::unique_ptr<limits_client>> idle;
   for (int i = 0; i < 4; ++i) {
     idle.push_back(std::make_unique<limits_client>(io, server.port(), get_with_host));
@@ -143,13 +160,65 @@ TEST_CASE("idle keep-alive connections do not lock a new client out: the one idl
   CHECK(server.open_connections() <= 4);
 }
 
+TEST_CASE("a connection whose request has arrived is not taken for idle, though the loop has not read it yet",
+          "[http][limits]") {
+  // Under load the loop learns of a new connection and of an idle connection's next request in
+  // the same turn. Found by bench/abuse: the connection idle longest was closed for the newcomer
+  // with its request already in the kernel's buffer, so a client was cut off unanswered.
+  started_server serving(connection_limits(2, 100));
+  auto& io = serving.io;
+  auto& server = serving.server;
+  limits_client a(io, server.port());
+  REQUIRE(run_io_until(
+      io, [&] { return server.open_connections() == 1; }, std::chrono::seconds(5)));
+  limits_client b(io, server.port());
+  REQUIRE(run_io_until(
+      io, [&] { return server.open_connections() == 2; }, std::chrono::seconds(5)));
+  io.run_for(std::chrono::milliseconds(20));  // both wait for a first byte: a since longest
+  // While the loop is not running: a newcomer connects, then a's request arrives.
+  limits_client late(io, server.port(), get_with_host);
+  a.send(get_with_host);
+  REQUIRE(run_io_until(
+      io, [&] { return a.status() != 0 && late.status() != 0; }, std::chrono::seconds(5)));
+  CHECK(a.status() == 200);
+  CHECK(late.status() == 200);
+  // b, idle with nothing sent, made room.
+  CHECK(run_io_until(
+      io, [&] { return b.closed; }, std::chrono::seconds(2)));
+}
+
+TEST_CASE("a full server makes room at the expense of the client holding the most connections", "[http][limits]") {
+  // Found by bench/abuse: with a thousand idle sockets from one address churning, a client with
+  // one connection was the one idle longest as soon as its request was a few milliseconds late,
+  // and was closed unanswered again and again.
+  started_server serving(connection_limits(4, 100));
+  auto& io = serving.io;
+  auto& server = serving.server;
+  limits_client light(io, server.port(), {}, "127.0.0.3");
+  REQUIRE(run_io_until(
+      io, [&] { return server.open_connections() == 1; }, std::chrono::seconds(5)));
+  std::vector<std::unique_ptr<limits_client>> heavy;
+  for (std::size_t i = 0; i < 3; ++i) {
+    heavy.push_back(std::make_unique<limits_client>(io, server.port(), std::string{}, "127.0.0.2"));
+    REQUIRE(run_io_until(
+        io, [&] { return server.open_connections() == i + 2; }, std::chrono::seconds(5)));
+  }
+  io.run_for(std::chrono::milliseconds(20));
+  // Full, and the light client's connection idle longest: the newcomer still takes a heavy one's.
+  limits_client late(io, server.port(), get_with_host, "127.0.0.4");
+  REQUIRE(run_io_until(
+      io, [&] { return late.status() != 0; }, std::chrono::seconds(5)));
+  CHECK(late.status() == 200);
+  CHECK(run_io_until(
+      io, [&] { return heavy.front()->closed; }, std::chrono::seconds(2)));
+  io.run_for(std::chrono::milliseconds(50));
+  CHECK_FALSE(light.closed);
+}
+
 TEST_CASE("when no connection is idle, a new one is refused with 503", "[http][limits]") {
-  http_server_options options{"127.0.0.1", 0};
-  options.max_connections = 2;
-  options.max_connections_per_client = 100;
-  net::io_context io;
-  http_server server(io, options, answers_ok());
-  server.start();
+  started_server serving(connection_limits(2, 100));
+  auto& io = serving.io;
+  auto& server = serving.server;
   // Two clients in the middle of their heads: busy, not idle.
   limits_client a(io, server.port(), "GET /x HTTP/1.1\r\n");
   limits_client b(io, server.port(), "GET /x HTTP/1.1\r\n");
@@ -162,12 +231,9 @@ TEST_CASE("when no connection is idle, a new one is refused with 503", "[http][l
 }
 
 TEST_CASE("one client address holds at most its share of the connections", "[http][limits]") {
-  http_server_options options{"127.0.0.1", 0};
-  options.max_connections = 10;
-  options.max_connections_per_client = 2;
-  net::io_context io;
-  http_server server(io, options, answers_ok());
-  server.start();
+  started_server serving(connection_limits(10, 2));
+  auto& io = serving.io;
+  auto& server = serving.server;
   limits_client a(io, server.port(), "GET /x HTTP/1.1\r\n");
   limits_client b(io, server.port(), "GET /x HTTP/1.1\r\n");
   io.run_for(std::chrono::milliseconds(200));
@@ -180,9 +246,9 @@ TEST_CASE("a request head that does not arrive in time is answered 408, well bef
   http_server_options options{"127.0.0.1", 0};
   options.idle_timeout_seconds = 30;
   options.head_timeout_seconds = 1;
-  net::io_context io;
-  http_server server(io, options, answers_ok());
-  server.start();
+  started_server serving(options);
+  auto& io = serving.io;
+  auto& server = serving.server;
   limits_client slow(io, server.port(), "GET /x HTTP/1.1\r\nHost: x\r\n");
   const auto started = std::chrono::steady_clock::now();
   REQUIRE(run_io_until(io, [&] { return slow.closed; }, std::chrono::seconds(5)));
@@ -194,9 +260,9 @@ TEST_CASE("a request head that does not arrive in time is answered 408, well bef
 TEST_CASE("a body promised but never sent ends with 408", "[http][limits]") {
   http_server_options options{"127.0.0.1", 0};
   options.idle_timeout_seconds = 1;
-  net::io_context io;
-  http_server server(io, options, answers_ok());
-  server.start();
+  started_server serving(options);
+  auto& io = serving.io;
+  auto& server = serving.server;
   limits_client short_body(io, server.port(), "PUT /x HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc");
   REQUIRE(run_io_until(io, [&] { return short_body.closed; }, std::chrono::seconds(5)));
   CHECK(short_body.status() == 408);
@@ -205,9 +271,9 @@ TEST_CASE("a body promised but never sent ends with 408", "[http][limits]") {
 
 TEST_CASE("an HTTP/1.1 request without exactly one valid Host is answered 400 (RFC 9112)", "[http][limits]") {
   http_server_options options{"127.0.0.1", 0};
-  net::io_context io;
-  http_server server(io, options, answers_ok());
-  server.start();
+  started_server serving(options);
+  auto& io = serving.io;
+  auto& server = serving.server;
   auto status_of = [&](const std::string& request) {
     limits_client client(io, server.port(), request);
     REQUIRE(run_io_until(io, [&] { return client.status() != 0; }, std::chrono::seconds(5)));
@@ -223,9 +289,9 @@ TEST_CASE("an HTTP/1.1 request without exactly one valid Host is answered 400 (R
 
 TEST_CASE("out of file descriptors, accepting backs off and logs once, then serves again", "[http][limits]") {
   http_server_options options{"127.0.0.1", 0};
-  net::io_context io;
-  http_server server(io, options, answers_ok());
-  server.start();
+  started_server serving(options);
+  auto& io = serving.io;
+  auto& server = serving.server;
   counted_log_lines logged;
   // The sanitizers check a virtual call's target the first time they meet it with a pipe (two
   // descriptors), which cannot be had in the window below: every call made there is made once
@@ -291,9 +357,7 @@ TEST_CASE("the open-file limit is checked against --max-connections at start", "
   soft_open_file_limit low(std::max<rlim_t>(descriptors_open() + 32, 160));
   http_server_options options{"127.0.0.1", 0};
   options.max_connections = static_cast<int>(max);
-  net::io_context io;
-  http_server server(io, options, answers_ok());
-  server.start();
+  started_server serving(options);
   rlimit raised{};
   REQUIRE(getrlimit(RLIMIT_NOFILE, &raised) == 0);
   CHECK(raised.rlim_cur >= needed);
