@@ -5,7 +5,8 @@
 # monitoring objects over the default self-signed TLS (self-signed-monitored.yaml). kubeconform
 # validates against the schemas of the test cluster's own kube-apiserver (tests/apiserver),
 # started here with the Prometheus Operator's CRDs so that the ServiceMonitor and PrometheusRule
-# are checked too (openapi_to_schemas.py). Helm v4 and kubeconform come from go.mod's pinned modules (build.sh).
+# are checked too (openapi_to_schemas.py), and with cert-manager's for deploy/cert-manager/'s
+# Certificate and Issuers. Helm v4 and kubeconform come from go.mod's pinned modules (build.sh).
 # Exit 77: Go is not installed, so neither tool can be built.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -29,7 +30,20 @@ python3 "$here/compare_with_kustomize.py" "$helm"
 "$root/tests/apiserver/build.sh"
 crds="$("$root/tests/upstream/fetch.sh" crds/prometheus-operator)"
 work="$(mktemp -d /tmp/check-chart.XXXXXX)"
-"$root/tests/apiserver/bin/testcluster" --dir "$work/cluster" --crds "$crds" >"$work/testcluster.out" 2>&1 &
+trap 'rm -rf "$work"' EXIT
+# cert-manager's CRDs, for deploy/cert-manager/'s example, without the Helm templates its
+# release files keep in label values.
+mkdir "$work/cert-manager-crds"
+python3 - "$("$root/tests/upstream/fetch.sh" crds/cert-manager)" "$work/cert-manager-crds" <<'EOF_PY'
+import pathlib, sys, yaml
+source, target = map(pathlib.Path, sys.argv[1:])
+for file in source.glob("*.yaml"):
+    crd = yaml.safe_load(file.read_text())
+    crd["metadata"] = {"name": crd["metadata"]["name"]}
+    (target / file.name).write_text(yaml.safe_dump(crd))
+EOF_PY
+"$root/tests/apiserver/bin/testcluster" --dir "$work/cluster" --crds "$crds" --crds "$work/cert-manager-crds" \
+  >"$work/testcluster.out" 2>&1 &
 cluster=$!
 trap 'kill "$cluster" 2>/dev/null || true; wait "$cluster" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 600); do [[ -f "$work/cluster/ready" ]] || ! kill -0 "$cluster" 2>/dev/null && break; sleep 0.5; done
@@ -40,7 +54,8 @@ for _ in $(seq 600); do [[ -f "$work/cluster/ready" ]] || ! kill -0 "$cluster" 2
 for _ in $(seq 120); do
   curl -sSf --cacert "$CA_CRT" -H "Authorization: Bearer $(cat "$ADMIN_TOKEN_FILE")" "$SERVER/openapi/v2" -o "$work/swagger.json"
   grep -q '"com.coreos.monitoring.v1.PrometheusRule"' "$work/swagger.json" &&
-    grep -q '"com.coreos.monitoring.v1.ServiceMonitor"' "$work/swagger.json" && break
+    grep -q '"com.coreos.monitoring.v1.ServiceMonitor"' "$work/swagger.json" &&
+    grep -q '"io.cert-manager.v1.Certificate"' "$work/swagger.json" && break
   sleep 0.5
 done
 kill "$cluster"; wait "$cluster" 2>/dev/null || true
@@ -52,3 +67,5 @@ for values in "" "$here/all-on.yaml" "$here/self-signed-monitored.yaml"; do
   echo "kubeconform: helm template ${values:+--values $(basename "$values")}"
   "$kubeconform" -strict -summary -schema-location "$location" "$work/rendered.yaml"
 done
+echo "kubeconform: deploy/cert-manager/certificate.yaml"
+"$kubeconform" -strict -summary -schema-location "$location" "$root/deploy/cert-manager/certificate.yaml"
