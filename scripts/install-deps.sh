@@ -18,7 +18,7 @@ build_packages=(
   nlohmann-json3-dev libsimdjson-dev libyaml-cpp-dev libyaml-dev libspdlog-dev libfmt-dev zlib1g-dev libre2-dev
 )
 test_packages=(
-  catch2 clang libclang-rt-14-dev clang-format curl python3 python3-yaml python3-pip python3-venv rsync time golang-go
+  catch2 clang libclang-rt-14-dev clang-format-14 curl python3 python3-yaml python3-pip python3-venv rsync time golang-go
   ccache nodejs npm prometheus
 )
 bench_packages=(wrk nginx-light)

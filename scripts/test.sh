@@ -18,6 +18,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test
+# Formatting first: it takes seconds, and a tree clang-format 14 would rewrite fails here.
+scripts/check-format.sh
+# No two section folders share a run of six identical lines: what they need alike is the toolkit's.
+python3 tests/guards/section_duplicates.py
 
 cache="${SEXTANT_CACHE:-$HOME/.cache/sextant}"
 export CCACHE_DIR="$cache/ccache"
@@ -29,7 +33,7 @@ jobs=$(nproc)
 # Each stage says when it starts, so a slow CI run shows where its time went.
 stage() { echo "== $* (at ${SECONDS}s)"; }
 
-stage "Go builds started in the background: test API server, then Kueue, JobSet, KubeRay, then Helm and kubeconform (log: build-logs/go.log)"
+stage "Go builds started in the background: test API server, then Kueue, JobSet, KubeRay, KServe, the GPU Operator, then Helm and kubeconform (log: build-logs/go.log)"
 go_log=build-logs/go.log
 # Its own process group (setsid), so that a failed run can stop it whole, Go's children included.
 # Exit 77 is a build script's "Go is not installed": ctest then skips the integration tests.

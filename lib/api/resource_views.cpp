@@ -28,6 +28,7 @@ object_state safe_state(daemon_state& state, const section& owner, const resourc
 
 json object_summary(daemon_state& daemon, const section& owner, const resource_def& resource,
                     const cached_object& object, const view_context& context) {
+  readings_scope one_reading(context);
   object_state state = safe_state(daemon, owner, resource, object, context);
   json summary = {{"apiVersion", object.api_version},
                   {"kind", object.type.kind},
@@ -53,6 +54,7 @@ json object_summary(daemon_state& daemon, const section& owner, const resource_d
 
 json object_details(daemon_state& state, const section& owner, const resource_def& resource,
                     const cached_object& object, const view_context& context) {
+  readings_scope one_reading(context);
   json details = object_summary(state, owner, resource, object, context);
   details_view view;
   auto run = [&](const auto& extend, const section& by, const char* interpreter) {

@@ -44,8 +44,7 @@ class authenticator {
   // Sends a review body to a path of the API server.
   using poster = std::function<boost::asio::awaitable<kube::http_reply>(std::string path, std::string body)>;
 
-  authenticator(poster post, std::chrono::seconds ttl, std::size_t max_entries = 4096,
-                invalid_token_budget budget = {})
+  authenticator(poster post, std::chrono::seconds ttl, std::size_t max_entries = 4096, invalid_token_budget budget = {})
       : post_(std::move(post)), verdicts_(ttl, max_entries), budget_(budget.per_minute, budget.burst) {}
 
   // `authorization` is the header's value ("Bearer <token>"), empty when there is none; `client`

@@ -6,7 +6,9 @@
 namespace sextant {
 
 client_budget::client_budget(double per_minute, double burst, std::size_t max_clients)
-    : per_second_(per_minute / 60.0), burst_(std::max(1.0, burst)), max_clients_(std::max<std::size_t>(1, max_clients)) {}
+    : per_second_(per_minute / 60.0),
+      burst_(std::max(1.0, burst)),
+      max_clients_(std::max<std::size_t>(1, max_clients)) {}
 
 bool client_budget::take(const std::string& client, time now, std::chrono::seconds& retry_after) {
   auto it = buckets_.find(client);

@@ -11,8 +11,8 @@
 #include <openssl/rand.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
-#include <boost/asio/ip/address.hpp>
 #include <unistd.h>
+#include <boost/asio/ip/address.hpp>
 
 namespace sextant {
 namespace {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "sections/readings_memo.hpp"
 #include "store/object_store.hpp"
 #include "store/polled_documents.hpp"
 #include "store/served_kinds.hpp"
@@ -72,6 +73,10 @@ struct view_context {
   // path of a joined object is written marked, so each caller's answer can hide the entries it
   // may not read (auth/join_marks.hpp). The router strips the marks before anything is served.
   bool mark_joins = false;
+  // Set while one object renders: the readings its state, summary and details share (read_once).
+  // Mutable: the renderer points a context it was lent at one object's memo for that render
+  // (readings_scope), without copying the context for every object of a list.
+  mutable readings_memo* readings = nullptr;
 
   // The path as JSON: a string, or null. `joined`: the path names another object than the one
   // the view is of, so the JSON object holding it is that object's entry (see mark_joins).
@@ -81,6 +86,25 @@ struct view_context {
   // The newest read of a polled document, or null when there is none (yet). Asking makes the
   // live source read it from now on, for as long as somebody keeps asking.
   const polled_document_entry* document(const document_key& key) const;
+};
+
+// Gives one object's render a memo of its readings, unless the render it is part of has one
+// (details render the summary inside them), and takes it away after.
+class readings_scope {
+ public:
+  explicit readings_scope(const view_context& context) : context_(context), outer_(context.readings) {
+    if (outer_ == nullptr) {
+      context_.readings = &memo_;
+    }
+  }
+  ~readings_scope() { context_.readings = outer_; }
+  readings_scope(const readings_scope&) = delete;
+  readings_scope& operator=(const readings_scope&) = delete;
+
+ private:
+  const view_context& context_;
+  readings_memo* outer_;
+  readings_memo memo_;
 };
 
 }  // namespace sextant

@@ -53,8 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto slash = text.find('/');
   const std::string prefix = slash == std::string::npos ? "" : text.substr(0, slash);
   const std::string name = slash == std::string::npos ? text : text.substr(slash + 1);
-  const bool key = prefix.size() <= 253 && name.size() <= 63 &&
-                   matches(text, key_pattern);
+  const bool key = prefix.size() <= 253 && name.size() <= 63 && matches(text, key_pattern);
   if (sextant::valid_label_key(text) != key) {
     std::abort();
   }

@@ -89,6 +89,10 @@ json condition(const std::string& type, const std::string& status, const std::st
               {"lastTransitionTime", ago(minutes_ago)}};
 }
 
+bool same_members(const json& a, const json& b) {
+  return nlohmann::json::parse(a.dump()) == nlohmann::json::parse(b.dump());
+}
+
 json condition_of(const json& object, const std::string& type) {
   if (!object.is_object()) {
     return json::object();

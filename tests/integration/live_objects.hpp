@@ -45,6 +45,10 @@ std::string ago(std::chrono::minutes minutes);
 json condition(const std::string& type, const std::string& status, const std::string& reason,
                const std::string& message, std::chrono::minutes minutes_ago);
 
+// Whether two documents hold the same members, whatever their order (the API server writes a
+// custom resource's members sorted; the tests write theirs in their own order).
+bool same_members(const json& a, const json& b);
+
 // The condition of that type in what a controller wrote (status.conditions), or an empty
 // object when there is none or `object` is not an object.
 json condition_of(const json& object, const std::string& type);

@@ -60,20 +60,34 @@ test_cluster::test_cluster(cluster_options options) {
   std::string pattern = (fs::temp_directory_path() / "sextant-cluster-XXXXXX").string();
   dir_ = ::mkdtemp(pattern.data());
   std::vector<std::string> args{SEXTANT_TESTCLUSTER, "--dir", (dir_ / "cluster").string()};
+  auto add_crds = [&options](const std::string& name) {
+    const std::string crds = upstream_crds(name).string();
+    if (std::find(options.crds.begin(), options.crds.end(), crds) == options.crds.end()) {
+      options.crds.push_back(crds);
+    }
+  };
   for (const std::string& controller : options.controllers) {
-    if (controller == "kueue" || controller == "jobset" || controller == "kuberay") {
+    if (controller == "kueue" || controller == "jobset" || controller == "kuberay" || controller == "kserve" ||
+        controller == "gpu-operator") {
       // The operator's own binary (tests/controllers/build.sh), with its CRDs of the same version
-      // and, for Kueue and JobSet, its webhook manifests, which testcluster registers by URL.
+      // and, for Kueue, JobSet and KServe, its webhook manifests, which testcluster registers by URL.
       args.push_back("--" + controller);
       args.push_back(controller_binary(controller).string());
-      if (controller != "kuberay") {
+      if (controller == "kueue" || controller == "jobset" || controller == "kserve") {
         args.push_back("--" + controller + "-webhooks");
         args.push_back(sextant::testing::upstream_files("webhooks/" + controller).string());
       }
-      const std::string crds = upstream_crds(controller).string();
-      if (std::find(options.crds.begin(), options.crds.end(), crds) == options.crds.end()) {
-        options.crds.push_back(crds);
+      if (controller == "kserve") {
+        // The ConfigMap KServe reads, and the CRDs only its controller reads.
+        args.push_back("--kserve-config");
+        args.push_back(sextant::testing::upstream_files("config/kserve").string());
+        add_crds("kserve-controller");
       }
+      if (controller == "gpu-operator") {
+        args.push_back("--gpu-operator-assets");
+        args.push_back(controller_binary("gpu-operator-assets").string());
+      }
+      add_crds(controller);
     } else {
       args.push_back("--controllers");
       args.push_back(controller);

@@ -20,10 +20,11 @@ struct cluster_options {
   bool watch_cache = true;                // false: every watch is served by etcd (compaction shows)
   std::vector<std::string> extra_args{};  // more testcluster flags, e.g. "--dra-versions=v1beta1"
   // Upstream controllers started beside the apiserver: "kube-scheduler",
-  // "kube-controller-manager" (the Job, garbage-collector, ResourceClaim, namespace and
-  // service-account controllers), "kueue", "jobset" and "kuberay" (the operators' own binaries,
-  // tests/controllers/; their CRDs are added, and Kueue's and JobSet's webhooks are registered
-  // and answering before the cluster is ready). Each logs to DIR/cluster/<name>.log.
+  // "kube-controller-manager" (the Job, garbage-collector, ResourceClaim, namespace,
+  // service-account, Deployment, ReplicaSet and DaemonSet controllers), "kueue", "jobset",
+  // "kuberay", "kserve" and "gpu-operator" (the operators' own binaries, tests/controllers/; their
+  // CRDs are added, and Kueue's, JobSet's and KServe's webhooks are registered and answering
+  // before the cluster is ready). Each logs to DIR/cluster/<name>.log.
   std::vector<std::string> controllers{};
 };
 

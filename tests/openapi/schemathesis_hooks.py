@@ -3,7 +3,7 @@
 `continue` is left out of what Schemathesis generates: it is an opaque token from a previous
 page, so no schema can tell a valid one from a damaged one, and every token Schemathesis could
 make is damaged (a 400 that its positive-data check would count as a valid request refused).
-Paging with real tokens is tested by tests/unit/api_router_test.cpp and the list query tests.
+Paging with real tokens is tested by tests/unit/api/api_router_test.cpp and the list query tests.
 """
 import schemathesis
 

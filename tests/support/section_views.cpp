@@ -144,14 +144,4 @@ std::vector<std::string> reason_ids(const json& view) {
   return ids;
 }
 
-const problem* problem_of(const std::vector<problem>& problems, const kind_key& type, const std::string& name,
-                          const std::string& finding_id) {
-  for (const problem& p : problems) {
-    if (p.type == type && p.name == name && (finding_id.empty() || p.finding_id == finding_id)) {
-      return &p;
-    }
-  }
-  return nullptr;
-}
-
 }  // namespace sextant::testing

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "problems/problem_engine.hpp"
 #include "sections/section.hpp"
 #include "support/fixtures.hpp"
 #include "util/json.hpp"
@@ -38,9 +37,6 @@ void load(fixture_cluster& cluster, const std::vector<json>& objects);
 bool has_note_containing(const json& view, const std::string& fragment);
 // The link with this rel to an object of this name, or null.
 const json* link_with(const json& view, const std::string& rel, const std::string& name);
-// The problem of an object of this kind and name (and finding id, when given), or null.
-const problem* problem_of(const std::vector<problem>& problems, const kind_key& type, const std::string& name,
-                          const std::string& finding_id = "");
 // The ids of a pod view's waiting reasons (waiting.reasons[].id).
 std::vector<std::string> reason_ids(const json& view);
 

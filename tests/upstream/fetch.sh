@@ -31,6 +31,12 @@ module[crds/kserve]=github.com/kserve/kserve
 files[crds/kserve]="config/crd/full/serving.kserve.io_inferenceservices.yaml
   config/crd/full/serving.kserve.io_servingruntimes.yaml config/crd/full/serving.kserve.io_clusterservingruntimes.yaml
   config/crd/full/serving.kserve.io_inferencegraphs.yaml config/crd/full/serving.kserve.io_trainedmodels.yaml"
+# The CRDs KServe's controller reads besides those the section does: it lists Cluster Storage
+# Containers for every storage URI, and its webhooks check Local Model Caches.
+module[crds/kserve-controller]=github.com/kserve/kserve
+files[crds/kserve-controller]="config/crd/full/serving.kserve.io_clusterstoragecontainers.yaml
+  config/crd/full/serving.kserve.io_localmodelcaches.yaml config/crd/full/serving.kserve.io_localmodelnodegroups.yaml
+  config/crd/full/serving.kserve.io_localmodelnodes.yaml"
 module[crds/gpu-operator]=github.com/NVIDIA/gpu-operator
 files[crds/gpu-operator]="config/crd/bases/nvidia.com_clusterpolicies.yaml config/crd/bases/nvidia.com_nvidiadrivers.yaml"
 module[crds/training-operator]=github.com/kubeflow/training-operator
@@ -56,6 +62,11 @@ module[webhooks/kueue]=sigs.k8s.io/kueue
 files[webhooks/kueue]="config/components/webhook/manifests.yaml"
 module[webhooks/jobset]=sigs.k8s.io/jobset
 files[webhooks/jobset]="config/components/webhook/manifests.yaml"
+module[webhooks/kserve]=github.com/kserve/kserve
+files[webhooks/kserve]="config/webhook/manifests.yaml"
+# The ConfigMap KServe's controller reads its settings from (`testcluster --kserve-config`).
+module[config/kserve]=github.com/kserve/kserve
+files[config/kserve]="config/configmap/inferenceservice.yaml"
 # k8s.io/api's round-trip test data of the DRA kinds: every field filled with a synthetic value.
 module[testdata/k8s-api-resource]=k8s.io/api
 files[testdata/k8s-api-resource]="testdata/HEAD/resource.k8s.io.*.yaml"

@@ -40,6 +40,14 @@ std::optional<time_point> since_of(const packed_value* condition, const packed_v
   return created_at(object);
 }
 
+std::string masked_condition_message(const packed_value* condition) {
+  return masking::operator_text(condition_message(condition));
+}
+
+object_state condition_state(std::string label, const packed_value* condition) {
+  return {std::move(label), condition_reason(condition), masked_condition_message(condition)};
+}
+
 std::optional<time_point> later_of(std::optional<time_point> a, std::optional<time_point> b) {
   if (a && b) {
     return std::max(*a, *b);

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "sections/section.hpp"
 #include "store/packed_value.hpp"
 #include "util/time.hpp"
 
@@ -24,6 +25,12 @@ std::string condition_reason(const packed_value* condition);
 // (the API does that for a state's message, conditions_json for a conditions block).
 std::string condition_message(const packed_value* condition);
 std::optional<time_point> transition_time(const packed_value* condition);
+
+// A condition's message masked (masking::operator_text), as a view shows it: for a state or a
+// sentence built from it, where operators quote URLs and log lines.
+std::string masked_condition_message(const packed_value* condition);
+// A state told by a condition: the label given, the condition's reason and its masked message.
+object_state condition_state(std::string label, const packed_value* condition);
 
 // metadata.creationTimestamp.
 std::optional<time_point> created_at(const packed_value& object);

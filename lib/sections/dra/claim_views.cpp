@@ -110,7 +110,7 @@ json read_allocation(const cached_object& claim, const view_context& context, de
   if (allocation == nullptr) {
     if (const packed_value* written = find(claim.body(), {"status", "allocation"});
         written != nullptr && !written->is_null()) {
-      notes.wrong_type("status.allocation", "an object");
+      notes.wrong_type("status.allocation", field_type::object);
     }
     return nullptr;
   }
@@ -144,7 +144,7 @@ json read_allocation(const cached_object& claim, const view_context& context, de
     }
     const packed_value& wanted = array_or_empty(*device.result, {"bindingConditions"});
     if (binding_conditions.size() != wanted.size()) {
-      notes.wrong_type("An entry of device " + device_text(device) + "'s bindingConditions", "a string");
+      notes.wrong_type("An entry of device " + device_text(device) + "'s bindingConditions", field_type::string);
     }
     if (binding == binding_state::waiting) {
       std::vector<std::string> names;
@@ -363,7 +363,7 @@ void claim_details(const cached_object& claim, const view_context& context, deta
   // Every pod that uses the claim, reserved or not yet (a Pending pod is not in reservedFor).
   view.blocks["pods"] = read_pods(pods_using(claim, context), context, view);
   if (const packed_value* status = find(claim.body(), {"status"}); status != nullptr && !status->is_object()) {
-    notes.wrong_type("status", "an object");
+    notes.wrong_type("status", field_type::object);
   }
   // A claim made from a template is owned by its pod and says which pod claim it serves.
   json generated = nullptr;

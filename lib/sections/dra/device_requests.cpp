@@ -39,7 +39,7 @@ json read_exact_fields(const packed_value& fields, reading_notes& notes, const s
         capacity[name] = quantity_text(quantity);
       }
     } else {
-      notes.wrong_type("The capacity requests of " + owner, "a map");
+      notes.wrong_type("The capacity requests of " + owner, field_type::map);
     }
   }
   json tolerations = json::array();
@@ -47,11 +47,11 @@ json read_exact_fields(const packed_value& fields, reading_notes& notes, const s
     if (written->is_array()) {
       tolerations = *written;
     } else {
-      notes.wrong_type("The tolerations of " + owner, "a list");
+      notes.wrong_type("The tolerations of " + owner, field_type::array);
     }
   }
   if (const packed_value* count = find(fields, {"count"}); count != nullptr && !count->is_number()) {
-    notes.wrong_type("The count of " + owner, "a number");
+    notes.wrong_type("The count of " + owner, field_type::number);
   }
   return json{{"deviceClassName", string_or_null(fields, {"deviceClassName"})},
               {"selectors", cel_expressions(member(fields, "selectors"), notes, owner)},
@@ -66,7 +66,7 @@ json read_request(const packed_value& request, reading_notes& notes, std::size_t
   std::string name = string_or(request, {"name"});
   std::string owner = "request " + (name.empty() ? "#" + std::to_string(index + 1) : name);
   if (!request.is_object()) {
-    notes.wrong_type("Request #" + std::to_string(index + 1), "an object");
+    notes.wrong_type("Request #" + std::to_string(index + 1), field_type::object);
     return nullptr;
   }
   // v1beta2 and v1 nest the exact request under `exactly`; older versions keep it inline.
@@ -81,7 +81,7 @@ json read_request(const packed_value& request, reading_notes& notes, std::size_t
   std::vector<std::string> alternative_texts;
   if (const packed_value* first_available = find(request, {"firstAvailable"})) {
     if (!first_available->is_array()) {
-      notes.wrong_type("The firstAvailable list of " + owner, "a list");
+      notes.wrong_type("The firstAvailable list of " + owner, field_type::array);
     } else {
       for (const packed_value& alternative : *first_available) {
         std::string sub = string_or(alternative, {"name"});
@@ -143,12 +143,12 @@ json read_claim_spec(const packed_value& spec, reading_notes& notes) {
     return out;
   }
   if (!devices->is_object()) {
-    notes.wrong_type("spec.devices", "an object");
+    notes.wrong_type("spec.devices", field_type::object);
     return out;
   }
   if (const packed_value* requests = find(*devices, {"requests"})) {
     if (!requests->is_array()) {
-      notes.wrong_type("spec.devices.requests", "a list");
+      notes.wrong_type("spec.devices.requests", field_type::array);
     } else {
       for (std::size_t i = 0; i < requests->size(); ++i) {
         json request = read_request((*requests)[i], notes, i);

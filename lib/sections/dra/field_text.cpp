@@ -11,8 +11,8 @@ void reading_notes::add(std::string sentence) {
   sentences.push_back(std::move(sentence));
 }
 
-void reading_notes::wrong_type(std::string_view what, std::string_view expected) {
-  add(std::string(what) + " is not " + std::string(expected) + "; it is left out.");
+void reading_notes::wrong_type(std::string_view what, field_type expected) {
+  add(wrong_type_sentence(what, expected));
 }
 
 std::string capacity_value(const packed_value& entry) {
@@ -29,7 +29,7 @@ json capacity_map(const packed_value& capacity, reading_notes& notes, std::strin
     return out;
   }
   if (!capacity.is_object()) {
-    notes.wrong_type("The capacity of device " + std::string(device), "a map");
+    notes.wrong_type("The capacity of device " + std::string(device), field_type::map);
     return out;
   }
   for (const auto& [name, entry] : capacity.items()) {
@@ -61,7 +61,7 @@ json attribute_map(const packed_value& attributes, reading_notes& notes, std::st
     return out;
   }
   if (!attributes.is_object()) {
-    notes.wrong_type("The attributes of device " + std::string(device), "a map");
+    notes.wrong_type("The attributes of device " + std::string(device), field_type::map);
     return out;
   }
   for (const auto& [name, attribute] : attributes.items()) {
@@ -76,7 +76,7 @@ json cel_expressions(const packed_value& selectors, reading_notes& notes, std::s
     return out;
   }
   if (!selectors.is_array()) {
-    notes.wrong_type("The selectors of " + std::string(owner), "a list");
+    notes.wrong_type("The selectors of " + std::string(owner), field_type::array);
     return out;
   }
   for (const packed_value& selector : selectors) {

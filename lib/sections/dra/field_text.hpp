@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sections/common/field_types.hpp"
 #include "store/packed_value.hpp"
 #include "util/quantity.hpp"
 
@@ -17,8 +18,8 @@ struct reading_notes {
   std::vector<std::string> sentences;
 
   void add(std::string sentence);
-  // "<what> is not <expected>; it is left out." when `value` exists but has another type.
-  void wrong_type(std::string_view what, std::string_view expected);
+  // A value there but of another type, in the toolkit's words (common/field_types.hpp).
+  void wrong_type(std::string_view what, field_type expected);
 };
 
 // A capacity entry: a bare quantity (v1alpha3) or {value, requestPolicy} (v1beta1 and later).

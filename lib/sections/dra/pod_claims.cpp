@@ -2,6 +2,7 @@
 
 #include "sections/common/lists.hpp"
 #include "sections/common/objects.hpp"
+#include "sections/common/words.hpp"
 #include "sections/dra/claim_reading.hpp"
 #include "sections/dra/device_requests.hpp"
 #include "sections/dra/dra_section.hpp"
@@ -70,17 +71,6 @@ std::vector<pod_claim> pod_claims(const cached_object& pod, const view_context& 
   return out;
 }
 
-std::string sentence(const std::string& phrase) {
-  if (phrase.empty()) {
-    return phrase;
-  }
-  std::string out = phrase;
-  if (out[0] >= 'a' && out[0] <= 'z') {
-    out[0] = static_cast<char>(out[0] - 'a' + 'A');
-  }
-  return out + ".";
-}
-
 pod_claim_reading read_pod_claim(const pod_claim& entry, const view_context& context) {
   pod_claim_reading reading;
   auto fact = [&reading](std::string id, std::string text) {
@@ -113,19 +103,20 @@ pod_claim_reading read_pod_claim(const pod_claim& entry, const view_context& con
     }
     case claim_resolution::not_created:
       fact("claim-not-created", pod_claim_words + " is not created yet from template " + entry.template_name);
-      reading.state = {"Not created yet", "ClaimNotCreated", sentence(reading.text)};
+      reading.state = {"Not created yet", "ClaimNotCreated", capitalized_sentence(reading.text)};
       return reading;
     case claim_resolution::not_found:
       fact("claim-not-found", claim_words + " does not exist");
-      reading.state = {"Not found", "ClaimNotFound", sentence(reading.text)};
+      reading.state = {"Not found", "ClaimNotFound", capitalized_sentence(reading.text)};
       return reading;
     case claim_resolution::not_owned:
       fact("claim-not-owned", claim_words + " was not created for this pod (the pod is not its owner)");
-      reading.state = {"Not created for this pod", "NotOwner", sentence(reading.text) + " The pod cannot use it."};
+      reading.state = {"Not created for this pod", "NotOwner",
+                       capitalized_sentence(reading.text) + " The pod cannot use it."};
       return reading;
     case claim_resolution::no_source:
       fact("claim-source-missing", pod_claim_words + " names neither a claim nor a template");
-      reading.state = {"Invalid", "NoSource", sentence(reading.text)};
+      reading.state = {"Invalid", "NoSource", capitalized_sentence(reading.text)};
       return reading;
     case claim_resolution::cannot_tell:
       reading.state = {std::string(cannot_tell), "ClaimListIncomplete",

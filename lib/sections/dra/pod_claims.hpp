@@ -44,7 +44,4 @@ struct pod_claim_reading {
 };
 pod_claim_reading read_pod_claim(const pod_claim& entry, const view_context& context);
 
-// "claim x does not exist" -> "Claim x does not exist."
-std::string sentence(const std::string& phrase);
-
 }  // namespace sextant::dra

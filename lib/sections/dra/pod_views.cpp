@@ -1,5 +1,6 @@
 // What DRA adds to a Pod's details: its claims, and the DRA reasons it waits.
 #include "sections/common/conditions.hpp"
+#include "sections/common/words.hpp"
 #include "sections/core/pod_reading.hpp"
 #include "sections/dra/claim_reading.hpp"
 #include "sections/dra/device_requests.hpp"
@@ -65,7 +66,7 @@ std::vector<dra_reason> reasons_from_objects(const std::vector<pod_claim>& claim
     reason.source = "objects";
     reason.claim = entry.claim_name;
     reason.id = reading.fact;
-    reason.text = sentence(reading.text);
+    reason.text = capitalized_sentence(reading.text);
     reason.device_class = reading.device_class;
     out.push_back(std::move(reason));
   }

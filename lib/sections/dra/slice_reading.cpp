@@ -70,11 +70,11 @@ slice_info read_slice(const packed_value& slice) {
   }
   if (const packed_value* devices = find(*spec, {"devices"}); devices != nullptr) {
     if (!devices->is_array()) {
-      out.notes.wrong_type("spec.devices", "a list");
+      out.notes.wrong_type("spec.devices", field_type::array);
     } else {
       for (std::size_t i = 0; i < devices->size(); ++i) {
         if (!(*devices)[i].is_object()) {
-          out.notes.wrong_type("Device #" + std::to_string(i + 1), "an object");
+          out.notes.wrong_type("Device #" + std::to_string(i + 1), field_type::object);
           continue;
         }
         out.devices.push_back(read_device((*devices)[i], out, out.notes, i));

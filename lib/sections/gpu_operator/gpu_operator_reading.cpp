@@ -4,7 +4,9 @@
 #include <charconv>
 
 #include "sections/common/conditions.hpp"
+#include "sections/common/field_types.hpp"
 #include "sections/common/lists.hpp"
+#include "sections/common/words.hpp"
 #include "sections/core/core_section.hpp"
 #include "sections/gpu_operator/gpu_operator_section.hpp"
 #include "util/quantity.hpp"
@@ -74,10 +76,6 @@ std::optional<bool> switch_of(const packed_value& body, const std::string& key, 
   return value->as_bool();
 }
 
-std::string sentence(const std::string& text) {
-  return text.empty() || text.ends_with('.') ? text : text + ".";
-}
-
 // The policy the operator acts on: the one it writes a state to, and among several the oldest by
 // creation time, the name breaking ties (getSingletonClusterPolicy, controllers/
 // clusterpolicy_controller.go:120-131 at v26.7.0). Before v26.x the operator acted on the first
@@ -100,6 +98,31 @@ object_ptr acted_on_policy(const view_context& context) {
     }
   }
   return best;
+}
+
+// The operator writes status.state and its Ready/Error conditions in two separate writes
+// (ClusterPolicy: updateCRState, then SetConditionsReady or SetConditionsError; the NVIDIA
+// Driver's status update likewise), so a reader can find one half still from before the other.
+// The state comes from status.state; a condition lends it its words only when it agrees.
+object_state ready_state(const packed_value* ready) {
+  if (condition_status(ready) != "True") {
+    return {"Ready", "", ""};
+  }
+  return {"Ready", condition_reason(ready), condition_message(ready)};
+}
+
+object_state not_ready_state(const packed_value* ready, const packed_value* error, const std::string& state) {
+  const packed_value* telling = nullptr;
+  if (condition_status(error) == "True") {
+    telling = error;
+  } else if (ready != nullptr && condition_status(ready) != "True") {
+    telling = ready;
+  }
+  object_state line{"Not ready", condition_reason(telling), condition_message(telling)};
+  if (line.message.empty()) {
+    line.message = "status.state is " + state + ".";
+  }
+  return line;
 }
 
 // Since when the operator's state has held: its Ready (else Error) condition's transition. An
@@ -214,10 +237,7 @@ policy_reading read_policy(const cached_object& policy, const view_context& cont
     reading.notes.push_back("spec.driver.useNvidiaDriverCRD is not true or false; it is read as false.");
   }
   reading.use_driver_crd = crd != nullptr && crd->is_boolean() && crd->as_bool();
-  const packed_value* conditions = find(body, {"status", "conditions"});
-  if (conditions != nullptr && !conditions->is_null() && !conditions->is_array()) {
-    reading.notes.push_back("status.conditions is not a list; it is read as absent.");
-  }
+  note_wrong_types(body, {{"status.conditions", field_type::array}}, reading.notes);
 
   // State: the operator's own status.state, with the Ready (else Error) condition's words.
   const std::string state = string_or(body, {"status", "state"});
@@ -225,7 +245,7 @@ policy_reading read_policy(const cached_object& policy, const view_context& cont
   const packed_value* error = condition_of(body, "Error");
   if (state == "ready") {
     reading.ready = true;
-    reading.state = {"Ready", condition_reason(ready), condition_message(ready)};
+    reading.state = ready_state(ready);
   } else if (state.empty()) {
     object_ptr acted = acted_on_policy(context);
     if (acted && acted->name != policy.name) {
@@ -239,11 +259,7 @@ policy_reading read_policy(const cached_object& policy, const view_context& cont
       reading.since = created_at(body);
     }
   } else {
-    const packed_value* telling = condition_true(error) ? error : ready;
-    reading.state = {"Not ready", condition_reason(telling), condition_message(telling)};
-    if (reading.state.message.empty()) {
-      reading.state.message = "status.state is " + state + ".";
-    }
+    reading.state = not_ready_state(ready, error, state);
     reading.since =
         state_since(body, ready, error,
                     "The operator writes no conditions before v23.9, and this Cluster Policy has none", reading.notes);
@@ -356,22 +372,18 @@ driver_reading read_driver(const cached_object& driver, const view_context& cont
   const packed_value* error = condition_of(body, "Error");
   if (state == "ready") {
     reading.ready = true;
-    reading.state = {"Ready", condition_reason(ready), condition_message(ready)};
+    reading.state = ready_state(ready);
   } else if (state == "disabled") {
     reading.disabled = true;
     // The operator writes Error=True with reason Reconciled here; the message tells why.
     std::string message = condition_message(error);
     reading.state = {"Not ready", "Disabled",
-                     message.empty() ? "The operator disabled this NVIDIA Driver." : sentence(message)};
+                     message.empty() ? "The operator disabled this NVIDIA Driver." : as_sentence(message)};
   } else if (state.empty()) {
     reading.state = {"Not ready", "", "The operator has not written a state yet."};
     reading.since = created_at(body);
   } else {
-    const packed_value* telling = condition_true(error) ? error : ready;
-    reading.state = {"Not ready", condition_reason(telling), condition_message(telling)};
-    if (reading.state.message.empty()) {
-      reading.state.message = "status.state is " + state + ".";
-    }
+    reading.state = not_ready_state(ready, error, state);
     reading.since = state_since(body, ready, error, "This NVIDIA Driver has no conditions yet", reading.notes);
   }
   std::vector<object_ptr> owned = context.store.owned_by(daemonset_kind, driver.uid);

@@ -4,9 +4,11 @@
 #include <algorithm>
 
 #include "sections/common/conditions.hpp"
+#include "sections/common/field_types.hpp"
 #include "sections/common/links.hpp"
 #include "sections/common/lists.hpp"
 #include "sections/common/objects.hpp"
+#include "sections/common/read_once.hpp"
 #include "sections/core/core_section.hpp"
 #include "sections/gpu_operator/gpu_operator_reading.hpp"
 #include "sections/gpu_operator/gpu_operator_section.hpp"
@@ -39,34 +41,32 @@ json mig_json(const policy_reading& reading) {
 }  // namespace
 
 object_state policy_state(const cached_object& policy, const view_context& context) {
-  return read_policy(policy, context).state;
+  return read_once(policy, context, read_policy)->state;
 }
 
 void policy_summary(const cached_object& policy, const view_context& context, json& summary) {
-  policy_reading reading = read_policy(policy, context);
-  summary["operatorNamespace"] = or_null(reading.namespace_);
-  summary["duplicate"] = reading.duplicate;
-  summary["migStrategy"] = reading.mig_strategy.empty() ? json("not set") : json(reading.mig_strategy);
+  const auto reading = read_once(policy, context, read_policy);
+  summary["operatorNamespace"] = or_null(reading->namespace_);
+  summary["duplicate"] = reading->duplicate;
+  summary["migStrategy"] = reading->mig_strategy.empty() ? json("not set") : json(reading->mig_strategy);
 }
 
 void policy_details(const cached_object& policy, const view_context& context, details_view& view) {
-  policy_reading reading = read_policy(policy, context);
-  for (const std::string& note : reading.notes) {
-    view.note(note);
-  }
-  view.blocks["since"] = time_or_null(reading.since);
-  view.blocks["actedOn"] = reading.duplicate ? json(reading.acted_on) : json(nullptr);
-  if (reading.duplicate) {
-    view.note("This Cluster Policy is a duplicate: the operator acts only on " + reading.acted_on +
+  const auto reading = read_once(policy, context, read_policy);
+  add_notes(reading->notes, view);
+  view.blocks["since"] = time_or_null(reading->since);
+  view.blocks["actedOn"] = reading->duplicate ? json(reading->acted_on) : json(nullptr);
+  if (reading->duplicate) {
+    view.note("This Cluster Policy is a duplicate: the operator acts only on " + reading->acted_on +
               ", the oldest, and writes no state here.");
-    view.link(context, "acted-on", context.api_version(cluster_policy_kind), "ClusterPolicy", "", reading.acted_on);
+    view.link(context, "acted-on", context.api_version(cluster_policy_kind), "ClusterPolicy", "", reading->acted_on);
   }
   view.blocks["sandboxWorkloads"] =
-      json{{"enabled", reading.sandbox}, {"mode", reading.sandbox ? json(reading.sandbox_mode) : json(nullptr)}};
-  view.blocks["useNvidiaDriverCRD"] = reading.use_driver_crd;
-  view.blocks["mig"] = mig_json(reading);
+      json{{"enabled", reading->sandbox}, {"mode", reading->sandbox ? json(reading->sandbox_mode) : json(nullptr)}};
+  view.blocks["useNvidiaDriverCRD"] = reading->use_driver_crd;
+  view.blocks["mig"] = mig_json(*reading);
   json rows = json::array();
-  for (const component& c : reading.components) {
+  for (const component& c : reading->components) {
     json daemonsets = json::array();
     for (const found_daemonset& f : c.found) {
       daemonsets.push_back(daemonset_row(f, context));
@@ -95,45 +95,41 @@ void policy_details(const cached_object& policy, const view_context& context, de
     rows.push_back(std::move(row));
   }
   view.blocks["components"] = std::move(rows);
-  if (!reading.daemonsets_incomplete.empty()) {
-    view.note(may_be_incomplete("The components' DaemonSets", reading.daemonsets_incomplete));
+  if (!reading->daemonsets_incomplete.empty()) {
+    view.note(may_be_incomplete("The components' DaemonSets", reading->daemonsets_incomplete));
   }
   view.blocks["conditions"] = status_conditions_json(policy.body());
 }
 
 object_state driver_state(const cached_object& driver, const view_context& context) {
-  return read_driver(driver, context).state;
+  return read_once(driver, context, read_driver)->state;
 }
 
 void driver_summary(const cached_object& driver, const view_context& context, json& summary) {
-  driver_reading reading = read_driver(driver, context);
-  summary["driverType"] = reading.driver_type;
+  const auto reading = read_once(driver, context, read_driver);
+  summary["driverType"] = reading->driver_type;
 }
 
 void driver_details(const cached_object& driver, const view_context& context, details_view& view) {
-  driver_reading reading = read_driver(driver, context);
+  const auto reading = read_once(driver, context, read_driver);
   const packed_value& body = driver.body();
-  for (const std::string& note : reading.notes) {
-    view.note(note);
-  }
-  view.blocks["since"] = time_or_null(reading.since);
+  add_notes(reading->notes, view);
+  view.blocks["since"] = time_or_null(reading->since);
   const packed_value* selector = find(body, {"spec", "nodeSelector"});
   view.blocks["nodeSelector"] = selector != nullptr && selector->is_object() ? json(*selector) : json(nullptr);
-  if (selector != nullptr && !selector->is_null() && !selector->is_object()) {
-    view.note("spec.nodeSelector is not a map; it is read as absent.");
-  }
+  note_wrong_types(body, {{"spec.nodeSelector", field_type::map}}, view);
   view.blocks["default"] = get_bool(body, {"spec", "default"}).value_or(false);
   view.blocks["operatorNamespace"] = or_null(string_or(body, {"status", "namespace"}));
   json rows = json::array();
-  for (const found_daemonset& f : reading.daemonsets) {
+  for (const found_daemonset& f : reading->daemonsets) {
     rows.push_back(daemonset_row(f, context));
     view.link(context, "daemonset", *f.object);
   }
   view.blocks["daemonSets"] = {{"items", std::move(rows)},
-                               {"incomplete", !reading.daemonsets_incomplete.empty()},
-                               {"incompleteReason", or_null(reading.daemonsets_incomplete)}};
-  if (!reading.daemonsets_incomplete.empty()) {
-    view.note(may_be_incomplete("The DaemonSets this NVIDIA Driver owns", reading.daemonsets_incomplete));
+                               {"incomplete", !reading->daemonsets_incomplete.empty()},
+                               {"incompleteReason", or_null(reading->daemonsets_incomplete)}};
+  if (!reading->daemonsets_incomplete.empty()) {
+    view.note(may_be_incomplete("The DaemonSets this NVIDIA Driver owns", reading->daemonsets_incomplete));
   }
   view.blocks["conditions"] = status_conditions_json(body);
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "sections/common/objects.hpp"
+#include "sections/common/words.hpp"
 #include "sections/core/core_section.hpp"
 #include "sections/gpu_operator/gpu_operator_reading.hpp"
 #include "sections/gpu_operator/gpu_operator_section.hpp"
@@ -20,17 +21,6 @@ constexpr minutes not_ready_threshold{10};
 constexpr minutes component_not_rolled_out_threshold{10};
 constexpr minutes mig_failed_threshold{2};
 
-std::string with_reason(const std::string& start, const object_state& state) {
-  std::string message = start;
-  if (!state.reason.empty()) {
-    message += " (" + state.reason + ")";
-  }
-  if (state.message.empty()) {
-    return message + ".";
-  }
-  return message + ": " + state.message + (state.message.ends_with('.') ? "" : ".");
-}
-
 std::vector<finding> policy_findings(const cached_object& policy, const view_context& context) {
   if (being_deleted(policy.body())) {
     return {};
@@ -42,7 +32,7 @@ std::vector<finding> policy_findings(const cached_object& policy, const view_con
   std::vector<finding> out;
   if (!reading.ready) {
     out.push_back(finding{"not-ready", reading.since, not_ready_threshold,
-                          with_reason("Cluster Policy not ready", reading.state)});
+                          problem_message("Cluster Policy not ready", reading.state)});
   }
   for (const component& c : reading.components) {
     if (!c.not_rolled_out) {
@@ -72,7 +62,7 @@ std::vector<finding> driver_findings(const cached_object& driver, const view_con
   std::vector<finding> out;
   if (!reading.ready) {
     out.push_back(finding{"not-ready", reading.since, not_ready_threshold,
-                          with_reason("NVIDIA Driver not ready", reading.state)});
+                          problem_message("NVIDIA Driver not ready", reading.state)});
   }
   for (const found_daemonset& f : reading.daemonsets) {
     if (!f.status.rolled_out) {

@@ -5,21 +5,13 @@
 #include <limits>
 
 #include "sections/common/conditions.hpp"
+#include "sections/common/field_types.hpp"
 #include "sections/common/lists.hpp"
 #include "sections/core/core_section.hpp"
 #include "sections/jobset/jobset_section.hpp"
 
 namespace sextant::jobset {
 namespace {
-
-// A field that is there but of another type than the schema's: read around it, and say so.
-void check_type(const packed_value& body, std::initializer_list<path_step> path, bool (packed_value::*is)() const,
-                const char* field, const char* type_words, std::vector<std::string>& notes) {
-  const packed_value* value = find(body, path);
-  if (value != nullptr && !value->is_null() && !(value->*is)()) {
-    notes.push_back(std::string(field) + " is not " + type_words + "; it is read as absent.");
-  }
-}
 
 // Actions that restart the JobSet without counting toward maxRestarts (v0.6+).
 bool ignores_max_restarts(const std::string& action) {
@@ -163,16 +155,14 @@ children children_of(const cached_object& jobset, const kind_key& type, const vi
 jobset_reading read_jobset(const cached_object& jobset, const view_context& context) {
   const packed_value& body = jobset.body();
   jobset_reading reading;
-  check_type(body, {"status", "conditions"}, &packed_value::is_array, "status.conditions", "a list", reading.notes);
-  check_type(body, {"status", "restarts"}, &packed_value::is_number, "status.restarts", "a number", reading.notes);
-  check_type(body, {"status", "restartsCountTowardsMax"}, &packed_value::is_number, "status.restartsCountTowardsMax",
-             "a number", reading.notes);
-  check_type(body, {"spec", "failurePolicy"}, &packed_value::is_object, "spec.failurePolicy", "an object",
-             reading.notes);
-  check_type(body, {"spec", "failurePolicy", "maxRestarts"}, &packed_value::is_number, "spec.failurePolicy.maxRestarts",
-             "a number", reading.notes);
-  check_type(body, {"status", "replicatedJobsStatus"}, &packed_value::is_array, "status.replicatedJobsStatus", "a list",
-             reading.notes);
+  note_wrong_types(body,
+                   {{"status.conditions", field_type::array},
+                    {"status.restarts", field_type::number},
+                    {"status.restartsCountTowardsMax", field_type::number},
+                    {"spec.failurePolicy", field_type::object},
+                    {"spec.failurePolicy.maxRestarts", field_type::number},
+                    {"status.replicatedJobsStatus", field_type::array}},
+                   reading.notes);
 
   reading.restarts = read_restarts(body);
   reading.startup_order = string_or(body, {"spec", "startupPolicy", "startupPolicyOrder"});

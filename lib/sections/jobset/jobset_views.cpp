@@ -5,6 +5,7 @@
 #include "sections/common/links.hpp"
 #include "sections/common/lists.hpp"
 #include "sections/common/objects.hpp"
+#include "sections/common/read_once.hpp"
 #include "sections/core/core_section.hpp"
 #include "sections/jobset/jobset_reading.hpp"
 #include "sections/jobset/jobset_section.hpp"
@@ -110,35 +111,33 @@ json pods_block(const cached_object& jobset, const view_context& context, detail
 }  // namespace
 
 object_state jobset_state(const cached_object& jobset, const view_context& context) {
-  return read_jobset(jobset, context).state;
+  return read_once(jobset, context, read_jobset)->state;
 }
 
 void jobset_summary(const cached_object& jobset, const view_context& context, json& summary) {
-  jobset_reading reading = read_jobset(jobset, context);
-  summary["restarts"] = restarts_json(reading.restarts);
+  const auto reading = read_once(jobset, context, read_jobset);
+  summary["restarts"] = restarts_json(reading->restarts);
 }
 
 void jobset_details(const cached_object& jobset, const view_context& context, details_view& view) {
   const packed_value& body = jobset.body();
-  jobset_reading reading = read_jobset(jobset, context);
-  for (const std::string& note : reading.notes) {
-    view.note(note);
-  }
-  view.blocks["since"] = time_or_null(reading.since);
-  view.blocks["restarting"] = reading.restarting ? json{{"seenBy", reading.restart_seen_by}} : json(nullptr);
-  view.blocks["startupPolicy"] = or_null(reading.startup_order);
+  const auto reading = read_once(jobset, context, read_jobset);
+  add_notes(reading->notes, view);
+  view.blocks["since"] = time_or_null(reading->since);
+  view.blocks["restarting"] = reading->restarting ? json{{"seenBy", reading->restart_seen_by}} : json(nullptr);
+  view.blocks["startupPolicy"] = or_null(reading->startup_order);
   view.blocks["failedJob"] = nullptr;
-  if (reading.failed_job) {
-    view.blocks["failedJob"] = failed_job_json(*reading.failed_job, context, jobset.namespace_);
+  if (reading->failed_job) {
+    view.blocks["failedJob"] = failed_job_json(*reading->failed_job, context, jobset.namespace_);
     view.link(context, "failed-job", context.api_version(core::job_kind), "Job", jobset.namespace_,
-              reading.failed_job->name);
-    if (std::string note = failed_job_note(*reading.failed_job, context); !note.empty()) {
+              reading->failed_job->name);
+    if (std::string note = failed_job_note(*reading->failed_job, context); !note.empty()) {
       view.note(note);
     }
-  } else if (reading.failed) {
+  } else if (reading->failed) {
     view.note("The controller's message names no failed Job.");
   }
-  if (!reading.restarts.has_failure_policy) {
+  if (!reading->restarts.has_failure_policy) {
     view.note("No failure policy: the first failed Job fails the JobSet, and there is no restart limit.");
   }
   view.blocks["replicatedJobs"] = replicated_jobs_json(body);

@@ -5,6 +5,7 @@
 
 #include "sections/common/conditions.hpp"
 #include "sections/common/objects.hpp"
+#include "sections/common/words.hpp"
 #include "sections/core/core_section.hpp"
 #include "sections/jobset/jobset_reading.hpp"
 #include "sections/jobset/jobset_section.hpp"
@@ -16,11 +17,6 @@ using std::chrono::hours;
 
 constexpr hours failed_shown_for{24};
 constexpr std::int64_t restarts_left_limit = 1;
-
-// The controller's message as a sentence: it writes none with a full stop.
-std::string sentence(const std::string& text) {
-  return text.ends_with('.') ? text : text + ".";
-}
 
 // Since when it has run with this few restarts left: from when the current attempt's Jobs began
 // running (their earliest status.startTime), or, once a Job restarted alone counted
@@ -68,11 +64,7 @@ std::vector<finding> jobset_findings(const cached_object& jobset, const view_con
   }
   jobset_reading reading = read_jobset(jobset, context);
   if (reading.failed) {
-    std::string message = "JobSet failed";
-    if (!reading.state.reason.empty()) {
-      message += " (" + reading.state.reason + ")";
-    }
-    message += reading.state.message.empty() ? "." : ": " + sentence(reading.state.message);
+    std::string message = problem_message("JobSet failed", reading.state);
     if (reading.failed_job && !reading.failed_job->reason.empty()) {
       message += " Job " + reading.failed_job->name + ": " + reading.failed_job->reason +
                  (reading.failed_job->message.empty() ? "." : " (" + reading.failed_job->message + ").");

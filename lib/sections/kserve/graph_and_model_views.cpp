@@ -8,7 +8,6 @@
 #include "sections/kserve/inference_service_reading.hpp"
 #include "sections/kserve/kserve_section.hpp"
 #include "sections/kserve/shown_uris.hpp"
-#include "util/masking/secrets.hpp"
 
 namespace sextant::kserve {
 namespace {
@@ -16,10 +15,6 @@ namespace {
 // A Trained Model's Ready is a living set over these, most basic first.
 constexpr std::array<std::string_view, 3> trained_model_conditions = {"InferenceServiceReady", "IsMMSPredictor",
                                                                       "MemoryResourceAvailable"};
-
-object_state condition_state(std::string label, const packed_value* condition) {
-  return {std::move(label), condition_reason(condition), masking::operator_text(condition_message(condition))};
-}
 
 }  // namespace
 

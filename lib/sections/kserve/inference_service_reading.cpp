@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "sections/common/conditions.hpp"
+#include "sections/common/field_types.hpp"
 #include "sections/kserve/kserve_section.hpp"
 #include "util/masking/secrets.hpp"
 
@@ -61,14 +62,6 @@ std::string normalized_mode(std::string_view written) {
   return {};
 }
 
-void check_type(const packed_value& body, std::initializer_list<path_step> path, bool (packed_value::*is)() const,
-                const char* field, const char* type_words, std::vector<std::string>& notes) {
-  const packed_value* value = find(body, path);
-  if (value != nullptr && !value->is_null() && !(value->*is)()) {
-    notes.push_back(std::string(field) + " is not " + type_words + "; it is read as absent.");
-  }
-}
-
 model_status read_model_status(const packed_value& body) {
   const packed_value& status = object_or_empty(body, {"status", "modelStatus"});
   model_status model;
@@ -108,7 +101,11 @@ model_status read_model_status(const packed_value& body) {
         "The model is loading: the storage initializer may still be downloading it (a very large model "
         "takes a while).";
   } else if (state == "Pending") {
-    model.words = "The model is pending: no pod of the predictor is running yet.";
+    // KServe writes Pending when the predictor has no pod, and also when its pods run but the
+    // service is not Ready and no server container failed (PropagateModelStatus:
+    // pkg/apis/serving/v1beta1/inference_service_status.go:680-697,749-767 at v0.16.0): a pod
+    // running and not ready, or a multi-node predictor whose Ready KServe leaves Unknown.
+    model.words = "The model is pending: KServe has not found the predictor ready yet.";
   } else if (state == "Standby") {
     model.words = "The model is on standby: it is not loaded yet.";
   } else if (state == "Loaded") {
@@ -277,13 +274,13 @@ deployment_mode read_deployment_mode(const packed_value& body) {
 service_reading read_service(const cached_object& service) {
   const packed_value& body = service.body();
   service_reading reading;
-  check_type(body, {"status", "conditions"}, &packed_value::is_array, "status.conditions", "a list", reading.notes);
-  check_type(body, {"status", "modelStatus"}, &packed_value::is_object, "status.modelStatus", "an object",
-             reading.notes);
-  check_type(body, {"status", "components"}, &packed_value::is_object, "status.components", "an object", reading.notes);
-  check_type(body, {"spec", "canary"}, &packed_value::is_array, "spec.canary", "a list", reading.notes);
-  check_type(body, {"status", "canaryStatuses"}, &packed_value::is_array, "status.canaryStatuses", "a list",
-             reading.notes);
+  note_wrong_types(body,
+                   {{"status.conditions", field_type::array},
+                    {"status.modelStatus", field_type::object},
+                    {"status.components", field_type::object},
+                    {"spec.canary", field_type::array},
+                    {"status.canaryStatuses", field_type::array}},
+                   reading.notes);
   reading.mode = read_deployment_mode(body);
   if (reading.mode.source.empty() && !reading.mode.written.empty()) {
     reading.notes.push_back("The deployment mode annotation says \"" + masking::operator_text(reading.mode.written) +
@@ -295,6 +292,8 @@ service_reading read_service(const cached_object& service) {
   }
   reading.model = read_model_status(body);
   reading.predictor_name = string_or(body, {"spec", "predictor", "name"});
+  const packed_value* workers = find(body, {"spec", "predictor", "workerSpec"});
+  reading.multi_node = workers != nullptr && !workers->is_null();
   reading.canaries = read_canaries(body, reading.mode, reading.notes);
   for (std::string_view name : component_names) {
     component_reading component = read_component(body, name);
@@ -321,7 +320,7 @@ service_reading read_service(const cached_object& service) {
   }
   auto condition_explanation = [](const packed_value* condition) {
     return explanation{string_or(*condition, {"type"}), condition_reason(condition),
-                       masking::operator_text(condition_message(condition))};
+                       masked_condition_message(condition)};
   };
 
   if (condition_true(stopped) || stop_annotation_set(body)) {
@@ -329,7 +328,7 @@ service_reading read_service(const cached_object& service) {
     reading.state = {"Stopped", "Stopped",
                      condition_true(stopped) ? "Stopped: KServe removed the model's serving resources."
                                              : "The stop annotation is set; KServe stops the service."};
-    reading.since = condition_true(stopped) ? since_of(stopped, body) : std::nullopt;
+    reading.since.since = condition_true(stopped) ? since_of(stopped, body) : std::nullopt;
     reading.why.reset();
     return reading;
   }
@@ -362,27 +361,27 @@ service_reading read_service(const cached_object& service) {
       reading.state.message = reading.invalid_spec ? "The spec is invalid." : "The model failed to load.";
     }
     if (failure && failure->time) {
-      reading.since = failure->time;
+      reading.since.since = failure->time;
     } else if (!condition_true(ready)) {
-      reading.since = since_of(ready != nullptr ? ready : predictor, body);
+      reading.since.since = since_of(ready != nullptr ? ready : predictor, body);
     } else {
       // Ready is still True from the revision before (a failing reconcile leaves the conditions as
       // they were: components/predictor.go:331-368 at v0.20.0 returns before PropagateStatus), and
       // KServe v0.16-v0.20 write no lastFailureInfo.time: nothing tells since when it fails.
-      reading.first_sighting =
+      reading.since.first_sighting =
           "KServe does not record since when the model fails while Ready is still True from before: since is "
           "when this daemon first saw it so.";
     }
     return reading;
   }
   if (condition_true(ready)) {
-    reading.state = {"Ready", condition_reason(ready), masking::operator_text(condition_message(ready))};
-    reading.since = transition_time(ready);
+    reading.state = condition_state("Ready", ready);
+    reading.since.since = transition_time(ready);
     reading.why.reset();
     return reading;
   }
   reading.not_ready = true;
-  reading.since = since_of(ready, body);
+  reading.since.since = since_of(ready, body);
   const bool in_progress = transition == "InProgress" || reading.model.target == "Loading" ||
                            reading.model.target == "Pending" || ready == nullptr ||
                            condition_status(ready) == "Unknown";

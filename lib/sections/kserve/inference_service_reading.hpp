@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sections/common/since.hpp"
 #include "sections/section.hpp"
 
 namespace sextant::kserve {
@@ -98,8 +99,7 @@ struct explanation {
 
 struct service_reading {
   object_state state;
-  std::optional<time_point> since;
-  std::string first_sighting;  // set when nothing tells since when: the problem counts from the first sighting
+  since_source since;  // first_sighting set when nothing tells since when: the problem counts from the first sighting
   bool stopped = false;
   bool failed_to_load = false;
   bool invalid_spec = false;
@@ -110,6 +110,7 @@ struct service_reading {
   std::vector<component_reading> components;  // predictor, transformer, explainer, those present
   std::vector<standard_canary> canaries;      // v0.20's spec.canary, in spec order
   std::string predictor_name;                 // spec.predictor.name (v0.20): it names the predictor's objects
+  bool multi_node = false;                    // spec.predictor.workerSpec: KServe makes a worker Deployment too
   std::vector<std::string> notes;
 };
 service_reading read_service(const cached_object& service);

@@ -5,6 +5,7 @@
 
 #include "sections/common/conditions.hpp"
 #include "sections/common/objects.hpp"
+#include "sections/common/read_once.hpp"
 #include "sections/kserve/inference_service_reading.hpp"
 #include "sections/kserve/kserve_section.hpp"
 #include "sections/kserve/runtime_choice.hpp"
@@ -190,6 +191,13 @@ void link_made(const cached_object& service, const service_reading& reading, con
       }
     } else if (reading.mode.mode == "Standard") {
       view.link(context, "deployment", "apps/v1", "Deployment", service.namespace_, name);
+      if (component.name == "predictor" && reading.multi_node && reading.predictor_name.empty()) {
+        // A multi-node predictor's workers run in a Deployment of their own,
+        // {service}-predictor-worker (constants.PredictorWorkerServiceName,
+        // components/predictor.go:472 at v0.16.0). Its head Service's name carries the generation
+        // KServe last reconciled, which nothing here tells, so it is not linked.
+        view.link(context, "deployment", "apps/v1", "Deployment", service.namespace_, name + "-worker");
+      }
       view.link(context, "service", "v1", "Service", service.namespace_, name);
     }
   }
@@ -216,7 +224,7 @@ void link_made(const cached_object& service, const service_reading& reading, con
 
 object_state service_state(const cached_object& service, const view_context& context) {
   (void)context;
-  return read_service(service).state;
+  return read_once(service, context, read_service)->state;
 }
 
 void service_summary(const cached_object& service, const view_context& context, json& summary) {
@@ -229,30 +237,22 @@ void service_summary(const cached_object& service, const view_context& context, 
 
 void service_details(const cached_object& service, const view_context& context, details_view& view) {
   const packed_value& body = service.body();
-  service_reading reading = read_service(service);
-  for (const std::string& note : reading.notes) {
-    view.note(note);
-  }
-  view.blocks["since"] = time_or_null(reading.since);
-  view.blocks["sinceFrom"] = reading.since                     ? json("the object")
-                             : !reading.first_sighting.empty() ? json("first sighting")
-                                                               : json(nullptr);
-  if (!reading.first_sighting.empty()) {
-    view.note(reading.first_sighting);
-  }
+  const auto reading = read_once(service, context, read_service);
+  add_notes(reading->notes, view);
+  since_blocks(reading->since, view);
   json why = nullptr;
-  if (reading.why) {
-    why = {{"source", reading.why->source},
-           {"reason", or_null(reading.why->reason)},
-           {"message", or_null(reading.why->message)}};
+  if (reading->why) {
+    why = {{"source", reading->why->source},
+           {"reason", or_null(reading->why->reason)},
+           {"message", or_null(reading->why->message)}};
   }
   view.blocks["explanation"] = std::move(why);
-  view.blocks["deployment"] = mode_json(reading.mode);
+  view.blocks["deployment"] = mode_json(reading->mode);
   view.blocks["address"] = uri_json(string_or(body, {"status", "address", "url"}));
-  view.blocks["modelStatus"] = model_status_json(reading.model);
-  view.blocks["components"] = components_json(reading);
+  view.blocks["modelStatus"] = model_status_json(reading->model);
+  view.blocks["components"] = components_json(*reading);
   const std::vector<spec_uri> written = spec_uris(body);
-  view.blocks["canaries"] = canaries_json(reading, written);
+  view.blocks["canaries"] = canaries_json(*reading, written);
   json uris = json::array();
   for (const spec_uri& uri : written) {
     json row = uri_json(uri.uri);
@@ -273,7 +273,7 @@ void service_details(const cached_object& service, const view_context& context, 
     }
   }
   view.blocks["conditions"] = status_conditions_json(body);
-  link_made(service, reading, context, view);
+  link_made(service, *reading, context, view);
   link_owners(service, context, view);
 }
 

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "sections/common/objects.hpp"
+#include "sections/common/words.hpp"
 #include "sections/kserve/inference_service_reading.hpp"
 #include "sections/kserve/kserve_section.hpp"
 
@@ -19,16 +20,6 @@ constexpr seconds failed_to_load_after{0};
 constexpr minutes invalid_spec_after{2};
 constexpr minutes not_ready_after{10};
 
-std::string with_message(std::string head, const object_state& state) {
-  if (!state.reason.empty()) {
-    head += " (" + state.reason + ")";
-  }
-  if (state.message.empty()) {
-    return head + ".";
-  }
-  return head + ": " + state.message + (state.message.ends_with('.') || state.message.ends_with(')') ? "" : ".");
-}
-
 std::vector<finding> service_findings(const cached_object& service, const view_context& context) {
   (void)context;
   if (being_deleted(service.body())) {
@@ -39,19 +30,19 @@ std::vector<finding> service_findings(const cached_object& service, const view_c
     return {};
   }
   if (reading.failed_to_load) {
-    return {finding{"model-failed-to-load", reading.since, failed_to_load_after,
-                    with_message("The model failed to load", reading.state)}};
+    return {finding{"model-failed-to-load", reading.since.since, failed_to_load_after,
+                    problem_message("The model failed to load", reading.state)}};
   }
   if (reading.invalid_spec) {
-    return {finding{"invalid-spec", reading.since, invalid_spec_after,
-                    with_message("KServe cannot run the spec", reading.state)}};
+    return {finding{"invalid-spec", reading.since.since, invalid_spec_after,
+                    problem_message("KServe cannot run the spec", reading.state)}};
   }
   if (reading.not_ready) {
-    std::string message = with_message("Inference Service not ready", reading.state);
+    std::string message = problem_message("Inference Service not ready", reading.state);
     if (!reading.model.words.empty() && reading.state.message != reading.model.words) {
       message += " " + reading.model.words;
     }
-    return {finding{"not-ready", reading.since, not_ready_after, message}};
+    return {finding{"not-ready", reading.since.since, not_ready_after, message}};
   }
   return {};
 }

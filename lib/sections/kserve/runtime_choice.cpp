@@ -5,6 +5,7 @@
 
 #include "sections/common/conditions.hpp"
 #include "sections/common/lists.hpp"
+#include "sections/common/words.hpp"
 #include "sections/kserve/inference_service_reading.hpp"
 #include "sections/kserve/kserve_section.hpp"
 
@@ -307,10 +308,6 @@ group_result select_in(const std::vector<runtime_info>& runtimes, const model_re
 
 std::string ref_words(const runtime_ref& ref) {
   return (ref.kind == cluster_kind ? "Cluster Serving Runtime " : "Serving Runtime ") + ref.name;
-}
-
-void add_sentence(std::string& note, const std::string& sentence) {
-  note += (note.empty() ? "" : " ") + sentence;
 }
 
 const runtime_info* named(const std::vector<runtime_info>& runtimes, const std::string& name) {

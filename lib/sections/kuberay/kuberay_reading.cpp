@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "sections/common/conditions.hpp"
+#include "sections/common/field_types.hpp"
+#include "sections/common/words.hpp"
 #include "sections/core/core_section.hpp"
 #include "sections/kuberay/kuberay_section.hpp"
 #include "util/masking/secrets.hpp"
@@ -11,29 +13,9 @@
 namespace sextant::kuberay {
 namespace {
 
-void check_type(const packed_value& body, std::initializer_list<path_step> path, bool (packed_value::*is)() const,
-                const char* field, const char* type_words, std::vector<std::string>& notes) {
-  const packed_value* value = find(body, path);
-  if (value != nullptr && !value->is_null() && !(value->*is)()) {
-    notes.push_back(std::string(field) + " is not " + type_words + "; it is read as absent.");
-  }
-}
-
 constexpr std::string_view no_end_time =
     "The Ray Job does not record when it failed (status.endTime is not set): since is when this daemon first saw it "
     "so.";
-
-// Appends a sentence, ending the text before it with a full stop.
-void add_sentence(std::string& text, const std::string& sentence) {
-  if (!text.empty() && !text.ends_with('.')) {
-    text += '.';
-  }
-  text += (text.empty() ? "" : " ") + sentence;
-}
-
-object_state masked_state(std::string label, const packed_value* condition) {
-  return {std::move(label), condition_reason(condition), masking::operator_text(condition_message(condition))};
-}
 
 // Since when the head has not been ready: the cluster's HeadPodReady condition (v1.2+, the
 // operator's copy of the head pod's Ready) and the head pod's own Ready condition each say so
@@ -68,7 +50,7 @@ std::optional<time_point> head_not_ready_since(const packed_value& cluster, cons
 // controllers/ray/utils/util.go:84-138 at v1.7.0).
 object_state head_words(const packed_value* head_ready, const object_ptr& head_pod) {
   if (head_ready != nullptr && !condition_true(head_ready)) {
-    return masked_state("Head not ready", head_ready);
+    return condition_state("Head not ready", head_ready);
   }
   if (!head_pod) {
     return {"Head not ready", "", ""};
@@ -97,11 +79,12 @@ object_state head_words(const packed_value* head_ready, const object_ptr& head_p
 cluster_reading read_cluster(const cached_object& cluster, const view_context& context) {
   const packed_value& body = cluster.body();
   cluster_reading reading;
-  check_type(body, {"status", "conditions"}, &packed_value::is_array, "status.conditions", "a list", reading.notes);
-  check_type(body, {"status", "state"}, &packed_value::is_string, "status.state", "a string", reading.notes);
-  check_type(body, {"status", "reason"}, &packed_value::is_string, "status.reason", "a string", reading.notes);
-  check_type(body, {"spec", "workerGroupSpecs"}, &packed_value::is_array, "spec.workerGroupSpecs", "a list",
-             reading.notes);
+  note_wrong_types(body,
+                   {{"status.conditions", field_type::array},
+                    {"status.state", field_type::string},
+                    {"status.reason", field_type::string},
+                    {"spec.workerGroupSpecs", field_type::array}},
+                   reading.notes);
 
   std::vector<object_ptr> labelled = context.store.with_label(core::pod_kind, std::string(cluster_label), cluster.name);
   for (const object_ptr& pod : labelled) {
@@ -126,19 +109,19 @@ cluster_reading read_cluster(const cached_object& cluster, const view_context& c
   const bool old_failed_state = state == "failed" || state == "unhealthy";
 
   if (condition_true(suspended) || (suspended == nullptr && state == "suspended")) {
-    reading.state = suspended != nullptr ? masked_state("Suspended", suspended)
+    reading.state = suspended != nullptr ? condition_state("Suspended", suspended)
                                          : object_state{"Suspended", "", "status.state is suspended."};
     reading.since.since = since_of(suspended, body);
     return reading;
   }
   if (condition_true(suspending)) {
-    reading.state = masked_state("Suspending", suspending);
+    reading.state = condition_state("Suspending", suspending);
     reading.since.since = transition_time(suspending);
     return reading;
   }
   if (condition_true(failure)) {
     reading.replica_failure = true;
-    reading.state = masked_state("Failed", failure);
+    reading.state = condition_state("Failed", failure);
     reading.since.since = since_of(failure, body);
     return reading;
   }
@@ -153,7 +136,7 @@ cluster_reading read_cluster(const cached_object& cluster, const view_context& c
     if (!reading.status_reason.empty()) {
       message += ": " + reading.status_reason;
     }
-    reading.state = {"Failed", "", message + (message.ends_with('.') ? "" : ".")};
+    reading.state = {"Failed", "", as_sentence(message)};
     reading.since.first_sighting = "KubeRay v1.1 does not record when it wrote status.state " + state +
                                    ": since is when this daemon first saw it so.";
     return reading;
@@ -182,7 +165,7 @@ cluster_reading read_cluster(const cached_object& cluster, const view_context& c
       // Never provisioned (or resumed): Provisioning, whatever keeps it so. A head that has not
       // become ready (an image that cannot be pulled, a crash loop) is the spec's "head not
       // ready" problem all the same: HeadPodReady tells it before the cluster was ever ready.
-      reading.state = provisioned != nullptr ? masked_state("Provisioning", provisioned)
+      reading.state = provisioned != nullptr ? condition_state("Provisioning", provisioned)
                                              : object_state{"Provisioning", "", "The Ray pods are being created."};
       if (head_down) {
         add_sentence(
@@ -237,9 +220,11 @@ job_reading read_job(const cached_object& job, const view_context& context) {
   (void)context;
   const packed_value& body = job.body();
   job_reading reading;
-  check_type(body, {"status", "failed"}, &packed_value::is_number, "status.failed", "a number", reading.notes);
-  check_type(body, {"spec", "backoffLimit"}, &packed_value::is_number, "spec.backoffLimit", "a number", reading.notes);
-  check_type(body, {"spec", "entrypoint"}, &packed_value::is_string, "spec.entrypoint", "a string", reading.notes);
+  note_wrong_types(body,
+                   {{"status.failed", field_type::number},
+                    {"spec.backoffLimit", field_type::number},
+                    {"spec.entrypoint", field_type::string}},
+                   reading.notes);
   reading.deployment_status = string_or(body, {"status", "jobDeploymentStatus"});
   reading.job_status = string_or(body, {"status", "jobStatus"});
   if (std::optional<std::int64_t> failed = get_int(body, {"status", "failed"})) {
@@ -362,9 +347,8 @@ service_reading read_service(const cached_object& service, const view_context& c
   (void)context;
   const packed_value& body = service.body();
   service_reading reading;
-  check_type(body, {"status", "conditions"}, &packed_value::is_array, "status.conditions", "a list", reading.notes);
-  check_type(body, {"status", "activeServiceStatus"}, &packed_value::is_object, "status.activeServiceStatus",
-             "an object", reading.notes);
+  note_wrong_types(body, {{"status.conditions", field_type::array}, {"status.activeServiceStatus", field_type::object}},
+                   reading.notes);
   reading.active_cluster = string_or(body, {"status", "activeServiceStatus", "rayClusterName"});
   reading.pending_cluster = string_or(body, {"status", "pendingServiceStatus", "rayClusterName"});
   for (const char* role : {"active", "pending"}) {
@@ -394,7 +378,7 @@ service_reading read_service(const cached_object& service, const view_context& c
   const std::string ready_reason = condition_reason(ready);
   if (condition_true(suspended) || ready_reason == "SuspendComplete") {
     reading.suspended = true;
-    reading.state = masked_state("Suspended", condition_true(suspended) ? suspended : ready);
+    reading.state = condition_state("Suspended", condition_true(suspended) ? suspended : ready);
     reading.since.since = since_of(condition_true(suspended) ? suspended : ready, body);
     return reading;
   }
@@ -407,7 +391,7 @@ service_reading read_service(const cached_object& service, const view_context& c
   if (condition_true(suspending) || ready_reason == "SuspendInProgress") {
     const packed_value* source = condition_true(suspending) ? suspending : ready;
     reading.suspended = true;
-    const std::string message = masking::operator_text(condition_message(source));
+    const std::string message = masked_condition_message(source);
     reading.state = {"Suspended", "Suspending",
                      "Being suspended: the operator is deleting its Ray Clusters and Services" +
                          (message.empty() ? std::string(".") : " (" + message + ").")};
@@ -446,7 +430,7 @@ service_reading read_service(const cached_object& service, const view_context& c
   }
   if (ready != nullptr && !is_ready && (ready_reason == "ValidationFailed" || ready_reason == "InitializingTimeout")) {
     reading.failed = true;
-    reading.state = masked_state("Failed", ready);
+    reading.state = condition_state("Failed", ready);
     reading.since.since = since_of(ready, body);
     return reading;
   }
@@ -455,8 +439,7 @@ service_reading read_service(const cached_object& service, const view_context& c
                                    : "the active Ray Cluster is not serving";
     if (reading.rollback) {
       reading.state = {"Upgrading", "Rollback in progress",
-                       "Rollback in progress: " + masking::operator_text(condition_message(rollback)) + " Meanwhile " +
-                           serving + "."};
+                       "Rollback in progress: " + masked_condition_message(rollback) + " Meanwhile " + serving + "."};
       reading.since.since = transition_time(rollback);
     } else {
       reading.state = {
@@ -469,12 +452,12 @@ service_reading read_service(const cached_object& service, const view_context& c
   }
   if (ready != nullptr && !is_ready) {
     reading.not_ready = true;
-    reading.state = masked_state("Not ready", ready);
+    reading.state = condition_state("Not ready", ready);
     reading.since.since = since_of(ready, body);
     return reading;
   }
   if (ready != nullptr) {
-    reading.state = masked_state("Ready", ready);
+    reading.state = condition_state("Ready", ready);
     reading.since.since = transition_time(ready);
   } else {
     reading.state = {"Ready", "Running", "status.serviceStatus is Running."};

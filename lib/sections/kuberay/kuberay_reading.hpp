@@ -7,19 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "sections/common/since.hpp"
 #include "sections/section.hpp"
 #include "util/masking/secrets.hpp"
 
 namespace sextant::kuberay {
-
-// Since when a reading's state holds. Some states carry no time of their own (a pre-v1.3 Ray
-// Service that is not running, a failed Ray Job without endTime, KubeRay v1.1's failed state):
-// then `since` is empty, the problem engine counts from its first sighting (the toolkit's rule),
-// and `first_sighting` says why, in a sentence the details show beside `sinceFrom`.
-struct since_source {
-  std::optional<time_point> since;
-  std::string first_sighting;  // set when the object does not tell since when
-};
 
 struct cluster_reading {
   object_state state;

@@ -7,6 +7,7 @@
 #include "sections/common/links.hpp"
 #include "sections/common/lists.hpp"
 #include "sections/common/objects.hpp"
+#include "sections/common/read_once.hpp"
 #include "sections/core/core_section.hpp"
 #include "sections/kuberay/kuberay_reading.hpp"
 #include "sections/kuberay/kuberay_section.hpp"
@@ -17,26 +18,6 @@ namespace {
 
 json state_json(const object_state& state) {
   return {{"label", state.label}, {"reason", state.reason}, {"message", state.message}};
-}
-
-// `since`, and `sinceFrom`: "the object" when it tells, "first sighting" (with why, as a note) when
-// it does not and the problems count from the daemon's first sighting instead.
-void since_blocks(const since_source& since, details_view& view) {
-  view.blocks["since"] = time_or_null(since.since);
-  if (since.since) {
-    view.blocks["sinceFrom"] = "the object";
-  } else if (!since.first_sighting.empty()) {
-    view.blocks["sinceFrom"] = "first sighting";
-    view.note(since.first_sighting);
-  } else {
-    view.blocks["sinceFrom"] = nullptr;
-  }
-}
-
-void notes_of(const std::vector<std::string>& notes, details_view& view) {
-  for (const std::string& note : notes) {
-    view.note(note);
-  }
 }
 
 // How many workers a group may have: a fixed count, a range, or "at least N, no upper limit".
@@ -101,7 +82,7 @@ json apps_json(const service_reading& reading) {
 }  // namespace
 
 object_state cluster_state(const cached_object& cluster, const view_context& context) {
-  return read_cluster(cluster, context).state;
+  return read_once(cluster, context, read_cluster)->state;
 }
 
 void cluster_summary(const cached_object& cluster, const view_context& context, json& summary) {
@@ -113,20 +94,20 @@ void cluster_summary(const cached_object& cluster, const view_context& context, 
 
 void cluster_details(const cached_object& cluster, const view_context& context, details_view& view) {
   const packed_value& body = cluster.body();
-  cluster_reading reading = read_cluster(cluster, context);
-  notes_of(reading.notes, view);
-  since_blocks(reading.since, view);
-  view.blocks["headNotReadySince"] = reading.head_not_ready ? time_or_null(reading.head_since) : json(nullptr);
+  const auto reading = read_once(cluster, context, read_cluster);
+  add_notes(reading->notes, view);
+  since_blocks(reading->since, view);
+  view.blocks["headNotReadySince"] = reading->head_not_ready ? time_or_null(reading->head_since) : json(nullptr);
   view.blocks["statusState"] = or_null(string_or(body, {"status", "state"}));
-  view.blocks["statusReason"] = or_null(reading.status_reason);
+  view.blocks["statusReason"] = or_null(reading->status_reason);
   view.blocks["autoscaling"] = get_bool(body, {"spec", "enableInTreeAutoscaling"}).value_or(false);
-  view.blocks["workerGroups"] = worker_groups_json(body, reading);
+  view.blocks["workerGroups"] = worker_groups_json(body, *reading);
   std::string reason = incomplete_reason(context, core::pod_kind);
   if (!reason.empty()) {
     view.note(may_be_incomplete("The list of pods and the ready counts", reason));
   }
   json pods = json::array();
-  for (const object_ptr& pod : reading.pods) {
+  for (const object_ptr& pod : reading->pods) {
     json row = link_json(context, *pod);
     row["state"] = state_json(core::pod_state(*pod, context));
     row["nodeType"] = or_null(string_or(pod->body(), {"metadata", "labels", node_type_label}));
@@ -136,81 +117,81 @@ void cluster_details(const cached_object& cluster, const view_context& context, 
   }
   view.blocks["pods"] = {{"items", pods}, {"incomplete", !reason.empty()}, {"incompleteReason", or_null(reason)}};
   view.blocks["conditions"] = status_conditions_json(body);
-  if (reading.head_pod) {
-    view.link(context, "head-pod", *reading.head_pod);
+  if (reading->head_pod) {
+    view.link(context, "head-pod", *reading->head_pod);
   }
   view.link(context, "head-service", "v1", "Service", cluster.namespace_, head_service_name(cluster));
   link_owners(cluster, context, view);
 }
 
 object_state job_state(const cached_object& job, const view_context& context) {
-  return read_job(job, context).state;
+  return read_once(job, context, read_job)->state;
 }
 
 void job_summary(const cached_object& job, const view_context& context, json& summary) {
-  job_reading reading = read_job(job, context);
-  summary["attempts"] = {{"failed", or_null(reading.failed_attempts)}, {"limit", reading.max_attempts}};
+  const auto reading = read_once(job, context, read_job);
+  summary["attempts"] = {{"failed", or_null(reading->failed_attempts)}, {"limit", reading->max_attempts}};
 }
 
 void job_details(const cached_object& job, const view_context& context, details_view& view) {
   const packed_value& body = job.body();
-  job_reading reading = read_job(job, context);
-  notes_of(reading.notes, view);
-  since_blocks(reading.since, view);
-  view.blocks["deploymentStatus"] = or_null(reading.deployment_status);
-  view.blocks["jobStatus"] = or_null(reading.job_status);
-  view.blocks["submissionMode"] = reading.submission_mode;
-  view.blocks["attempts"] = {{"failed", or_null(reading.failed_attempts)}, {"limit", reading.max_attempts}};
-  view.blocks["entrypoint"] = or_null(reading.entrypoint);
+  const auto reading = read_once(job, context, read_job);
+  add_notes(reading->notes, view);
+  since_blocks(reading->since, view);
+  view.blocks["deploymentStatus"] = or_null(reading->deployment_status);
+  view.blocks["jobStatus"] = or_null(reading->job_status);
+  view.blocks["submissionMode"] = reading->submission_mode;
+  view.blocks["attempts"] = {{"failed", or_null(reading->failed_attempts)}, {"limit", reading->max_attempts}};
+  view.blocks["entrypoint"] = or_null(reading->entrypoint);
   view.blocks["message"] = or_null(masking::operator_text(string_or(body, {"status", "message"})));
-  view.blocks["rayCluster"] = or_null(reading.cluster_name);
+  view.blocks["rayCluster"] = or_null(reading->cluster_name);
   // spec.runtimeEnvYAML is never shown: the profile does not even keep it.
-  if (!reading.cluster_name.empty()) {
+  if (!reading->cluster_name.empty()) {
     view.link(context, "ray-cluster", context.api_version(raycluster_kind), "RayCluster", job.namespace_,
-              reading.cluster_name);
+              reading->cluster_name);
   }
-  if (reading.submission_mode == "K8sJobMode") {
+  if (reading->submission_mode == "K8sJobMode") {
     view.link(context, "submitter-job", context.api_version(core::job_kind), "Job", job.namespace_, job.name);
   }
   link_owners(job, context, view);
 }
 
 object_state service_state(const cached_object& service, const view_context& context) {
-  return read_service(service, context).state;
+  return read_once(service, context, read_service)->state;
 }
 
 void service_summary(const cached_object& service, const view_context& context, json& summary) {
-  service_reading reading = read_service(service, context);
+  const auto reading = read_once(service, context, read_service);
   std::int64_t unhealthy = 0;
-  for (const serve_app& app : reading.apps) {
+  for (const serve_app& app : reading->apps) {
     unhealthy += app.unhealthy ? 1 : 0;
   }
-  summary["applications"] = {{"total", reading.apps.size()}, {"unhealthy", unhealthy}};
+  summary["applications"] = {{"total", reading->apps.size()}, {"unhealthy", unhealthy}};
 }
 
 void service_details(const cached_object& service, const view_context& context, details_view& view) {
   const packed_value& body = service.body();
-  service_reading reading = read_service(service, context);
-  notes_of(reading.notes, view);
-  since_blocks(reading.since, view);
-  view.blocks["activeCluster"] = or_null(reading.active_cluster);
-  view.blocks["pendingCluster"] = or_null(reading.pending_cluster);
-  view.blocks["serveApplications"] = apps_json(reading);
+  const auto reading = read_once(service, context, read_service);
+  add_notes(reading->notes, view);
+  since_blocks(reading->since, view);
+  view.blocks["activeCluster"] = or_null(reading->active_cluster);
+  view.blocks["pendingCluster"] = or_null(reading->pending_cluster);
+  view.blocks["serveApplications"] = apps_json(*reading);
   std::optional<masking::masked_text> config = masked_serve_config(service);
   view.blocks["serveConfig"] = config ? json(masking::shown_or_see_yaml(*config)) : json(nullptr);
   if (std::string note = config ? masking::masking_note("The Serve config", *config) : ""; !note.empty()) {
     view.note(note);
   }
   view.blocks["conditions"] = status_conditions_json(body);
-  if (reading.upgrading && reading.state.label == "Upgrading" && !reading.not_ready) {
+  if (reading->upgrading && reading->state.label == "Upgrading" && !reading->not_ready) {
     view.note("During the upgrade the active Ray Cluster keeps serving; traffic moves once the pending one is ready.");
   }
   const std::string cluster_version = context.api_version(raycluster_kind);
-  if (!reading.active_cluster.empty()) {
-    view.link(context, "active-cluster", cluster_version, "RayCluster", service.namespace_, reading.active_cluster);
+  if (!reading->active_cluster.empty()) {
+    view.link(context, "active-cluster", cluster_version, "RayCluster", service.namespace_, reading->active_cluster);
   }
-  if (!reading.pending_cluster.empty()) {
-    view.link(context, "pending-cluster", cluster_version, "RayCluster", service.namespace_, reading.pending_cluster);
+  if (!reading->pending_cluster.empty()) {
+    view.link(context, "pending-cluster", cluster_version, "RayCluster", service.namespace_, reading->pending_cluster);
   }
   std::string serve = string_or(body, {"spec", "serveService", "metadata", "name"});
   view.link(context, "serve-service", "v1", "Service", service.namespace_,

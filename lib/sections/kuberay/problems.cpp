@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "sections/common/objects.hpp"
+#include "sections/common/words.hpp"
 #include "sections/kuberay/kuberay_reading.hpp"
 #include "sections/kuberay/kuberay_section.hpp"
 
@@ -20,16 +21,6 @@ constexpr hours failed_job_shown_for{24};
 constexpr minutes service_not_ready_after{10};
 constexpr minutes unhealthy_app_after{5};
 
-std::string with_message(std::string head, const object_state& state) {
-  if (!state.reason.empty()) {
-    head += " (" + state.reason + ")";
-  }
-  if (state.message.empty()) {
-    return head + ".";
-  }
-  return head + ": " + state.message + (state.message.ends_with('.') ? "" : ".");
-}
-
 std::vector<finding> cluster_findings(const cached_object& cluster, const view_context& context) {
   if (being_deleted(cluster.body())) {
     return {};
@@ -37,16 +28,16 @@ std::vector<finding> cluster_findings(const cached_object& cluster, const view_c
   cluster_reading reading = read_cluster(cluster, context);
   if (reading.replica_failure) {
     return {finding{"failed", reading.since.since, replica_failure_after,
-                    with_message("Ray Cluster cannot create or delete its pods", reading.state)}};
+                    problem_message("Ray Cluster cannot create or delete its pods", reading.state)}};
   }
   if (reading.old_failed) {
-    return {finding{"failed", reading.since.since, seconds{0}, with_message("Ray Cluster failed", reading.state)}};
+    return {finding{"failed", reading.since.since, seconds{0}, problem_message("Ray Cluster failed", reading.state)}};
   }
   // Provisioned or not: a head that has never become ready is as much a problem as one that
   // stopped being ready.
   if (reading.head_not_ready) {
     return {finding{"head-not-ready", reading.head_since, head_not_ready_after,
-                    with_message("The Ray head pod is not ready", reading.head)}};
+                    problem_message("The Ray head pod is not ready", reading.head)}};
   }
   return {};
 }
@@ -59,7 +50,7 @@ std::vector<finding> job_findings(const cached_object& job, const view_context& 
   if (!reading.failed) {
     return {};
   }
-  finding found{"failed", reading.since.since, seconds{0}, with_message("Ray Job failed", reading.state)};
+  finding found{"failed", reading.since.since, seconds{0}, problem_message("Ray Job failed", reading.state)};
   found.shown_for = failed_job_shown_for;
   return {found};
 }
@@ -75,10 +66,10 @@ std::vector<finding> service_findings(const cached_object& service, const view_c
   std::vector<finding> out;
   if (reading.failed) {
     out.push_back(
-        finding{"failed", reading.since.since, seconds{0}, with_message("Ray Service failed", reading.state)});
+        finding{"failed", reading.since.since, seconds{0}, problem_message("Ray Service failed", reading.state)});
   } else if (reading.not_ready) {
     out.push_back(finding{"not-ready", reading.since.since, service_not_ready_after,
-                          with_message("Ray Service not ready", reading.state)});
+                          problem_message("Ray Service not ready", reading.state)});
   }
   for (const serve_app& app : reading.apps) {
     if (!app.unhealthy) {

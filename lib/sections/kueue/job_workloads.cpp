@@ -27,8 +27,8 @@ std::optional<controller_ref> controller_of(const packed_value& object) {
 // The job's Workloads as Kueue finds them (ensureOneWorkload, pkg/controller/jobframework/
 // reconciler.go:979-1020 at v0.19.2). A job naming a prebuilt Workload has that one only: none
 // while another object controls it (Kueue ignores it, :989-996) or while it does not exist (Kueue
-// never makes it and keeps the job suspended, :1795-1815). Any other job has every Workload labelled with its uid (or owned by
-// it): one per group for a LeaderWorkerSet (pkg/controller/jobs/leaderworkerset/
+// never makes it and keeps the job suspended, :1795-1815). Any other job has every Workload labelled with its uid (or
+// owned by it): one per group for a LeaderWorkerSet (pkg/controller/jobs/leaderworkerset/
 // leaderworkerset_reconciler.go:281-284, 348), the old and new slice of a resized job.
 job_workloads workloads_of(const cached_object& job, const view_context& context) {
   job_workloads out;

@@ -1,6 +1,7 @@
 // States of Kueue's queue-like kinds: Cluster Queues, Local Queues, Admission Checks, Cohorts.
 #include <set>
 
+#include "sections/common/words.hpp"
 #include "sections/kueue/kueue_fields.hpp"
 #include "sections/kueue/kueue_section.hpp"
 
@@ -162,11 +163,8 @@ object_state local_queue_state(const cached_object& queue, const view_context& c
     fault = "is inactive";
   }
   if (!fault.empty()) {
-    state.message += std::string(state.message.empty() || state.message.ends_with('.') ? "" : ".") +
-                     (state.message.empty() ? "" : " ") +
-                     "It stays inactive when the stop is lifted: its Cluster "
-                     "Queue " +
-                     cluster_name + " " + fault + ".";
+    add_sentence(state.message,
+                 "It stays inactive when the stop is lifted: its Cluster Queue " + cluster_name + " " + fault + ".");
   }
   return state;
 }

@@ -1,4 +1,5 @@
 // Workloads: state, why they wait, pod sets, evictions, and who deactivated them.
+#include "sections/common/read_once.hpp"
 #include "sections/kueue/kueue_fields.hpp"
 #include "sections/kueue/kueue_section.hpp"
 #include "sections/kueue/pod_sets.hpp"
@@ -47,7 +48,7 @@ json admission_checks_json(const cached_object& workload, const view_context& co
 }  // namespace
 
 object_state workload_state(const cached_object& workload, const view_context& context) {
-  return read_workload(workload, context).state;
+  return read_once(workload, context, read_workload)->state;
 }
 
 void workload_summary(const cached_object& workload, const view_context& context, json& summary) {
@@ -62,7 +63,7 @@ void workload_summary(const cached_object& workload, const view_context& context
 
 void workload_details(const cached_object& workload, const view_context& context, details_view& view) {
   const packed_value& body = workload.body();
-  workload_reading reading = read_workload(workload, context);
+  const auto reading = read_once(workload, context, read_workload);
   note_wrong_types(body,
                    {{"spec", field_type::object},
                     {"spec.queueName", field_type::string},
@@ -90,18 +91,18 @@ void workload_details(const cached_object& workload, const view_context& context
   view.blocks["queue"] = std::move(queues);
 
   json waiting = nullptr;
-  if (reading.waiting) {
-    waiting = {{"reason", reading.waiting->reason},
-               {"message", reading.waiting->message},
-               {"since", time_or_null(reading.waiting->since)},
+  if (reading->waiting) {
+    waiting = {{"reason", reading->waiting->reason},
+               {"message", reading->waiting->message},
+               {"since", time_or_null(reading->waiting->since)},
                {"blockedBy", nullptr}};
-    if (reading.held_by) {
-      waiting["blockedBy"] = blocker_json(*reading.held_by, context);
-      view.note(reading.held_by->message);
+    if (reading->held_by) {
+      waiting["blockedBy"] = blocker_json(*reading->held_by, context);
+      view.note(reading->held_by->message);
     }
   }
   view.blocks["waiting"] = std::move(waiting);
-  view.blocks["deactivation"] = reading.deactivated ? deactivation_json(*reading.deactivated) : json(nullptr);
+  view.blocks["deactivation"] = reading->deactivated ? deactivation_json(*reading->deactivated) : json(nullptr);
   view.blocks["podSets"] = pod_sets_json(body);
   eviction_summary evictions = evictions_of(body);
   if (!evictions.total) {

@@ -49,18 +49,21 @@ api_response ask_as(testing::demo_daemon& demo, const caller& who, const std::st
 
 }  // namespace
 
-TEST_CASE("a query value holding an encoded & and = does not poison the answer of the request it spells", "[view-cache][cache-key]") {
+TEST_CASE("a query value holding an encoded & and = does not poison the answer of the request it spells",
+          "[view-cache][cache-key]") {
   testing::demo_daemon demo;
   const std::size_t right = items_in(demo.router.handle({"GET", nightly_pending, "", ""}));
   REQUIRE(right == 1);
   testing::demo_daemon poisoned;
   // One value, "nightly&state=Pending": no Local Queue has that name.
-  CHECK(items_in(poisoned.router.handle({"GET", "/api/v1/kueue/workloads?queue=nightly%26state%3DPending", "", ""})) == 0);
+  CHECK(items_in(poisoned.router.handle({"GET", "/api/v1/kueue/workloads?queue=nightly%26state%3DPending", "", ""})) ==
+        0);
   CHECK(items_in(poisoned.router.handle({"GET", nightly_pending, "", ""})) == right);
   // Nor the other way round.
   testing::demo_daemon reversed;
   CHECK(items_in(reversed.router.handle({"GET", nightly_pending, "", ""})) == right);
-  CHECK(items_in(reversed.router.handle({"GET", "/api/v1/kueue/workloads?queue=nightly%26state%3DPending", "", ""})) == 0);
+  CHECK(items_in(reversed.router.handle({"GET", "/api/v1/kueue/workloads?queue=nightly%26state%3DPending", "", ""})) ==
+        0);
 }
 
 TEST_CASE("a plain request cannot take the place of a gzip variant", "[view-cache][cache-key][gzip]") {
@@ -80,7 +83,8 @@ TEST_CASE("a plain request cannot take the place of a gzip variant", "[view-cach
   CHECK(items_in(zipped, zipped.gzipped) == 1);
 }
 
-TEST_CASE("with callers checked, one caller's odd request does not change another's answer", "[view-cache][cache-key][auth]") {
+TEST_CASE("with callers checked, one caller's odd request does not change another's answer",
+          "[view-cache][cache-key][auth]") {
   testing::demo_daemon demo;
   demo.state.per_caller_views = true;
   const caller mallory{"mallory", "", {"system:authenticated"}, {}};

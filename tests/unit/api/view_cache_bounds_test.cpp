@@ -78,7 +78,8 @@ TEST_CASE("answers that are errors are not kept", "[view-cache][bounds]") {
   CHECK(demo.state.views->answers() == kept);
 }
 
-TEST_CASE("the view cache keeps to its bytes and entries, and a list's cuts to their own share", "[view-cache][bounds]") {
+TEST_CASE("the view cache keeps to its bytes and entries, and a list's cuts to their own share",
+          "[view-cache][bounds]") {
   testing::demo_daemon demo;
   constexpr std::size_t budget = std::size_t{1} << 20;
   demo.state.views = std::make_unique<view_cache>(view_cache_limits{budget, 400});

@@ -82,14 +82,16 @@ TEST_CASE("per-pass state is undone when the pass throws, not when its loop goes
   };
   {
     net::io_context io;
-    spawn_supervised(io, "problem-pass", [&] { return pass(true); }, on_task_failure::log_only);
+    spawn_supervised(
+        io, "problem-pass", [&] { return pass(true); }, on_task_failure::log_only);
     io.run();
     CHECK_FALSE(running);  // a later pass can start
     CHECK(supervisor_of(io).failures().at("problem-pass") == 1);
   }
   {
     auto io = std::make_unique<net::io_context>();
-    spawn_supervised(*io, "problem-pass", [&] { return pass(false); }, on_task_failure::log_only);
+    spawn_supervised(
+        *io, "problem-pass", [&] { return pass(false); }, on_task_failure::log_only);
     io->run_one();  // the pass began and waits on the loop
     CHECK(running);
     io.reset();  // the loop is destroyed with the pass unfinished: no undo runs on a dead owner

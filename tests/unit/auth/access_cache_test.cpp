@@ -118,14 +118,21 @@ TEST_CASE("an access decision's key keeps the caller's extra values apart, whate
     return access_key(caller{"alice", "", {"team-a"}, std::move(extra)}, list);
   };
   // An OIDC provider may put a comma, a '=' or a control byte in a value; each caller keeps its own decisions.
-  std::set<std::string> keys{key({{"scopes", {"a,b"}}}),
-                             key({{"scopes", {"a", "b"}}}),
-                             key({{"scopes", {"a"}}, {"b", {}}}),
-                             key({{"scopes=a,", {}}}),
-                             key({{"scopes", {"a\x1f"}}}),
-                             key({{"scopes", {"a"}}})};
+  std::set<std::string> keys{key({{"scopes", {"a,b"}}}),          key({{"scopes", {"a", "b"}}}),
+                             key({{"scopes", {"a"}}, {"b", {}}}), key({{"scopes=a,", {}}}),
+                             key({{"scopes", {"a\x1f"}}}),        key({{"scopes", {"a"}}})};
   CHECK(keys.size() == 6);
   // A user or group holding the old separator byte does not pass for the next field either.
-  CHECK(access_key(caller{"a\x1f" "b", "", {}, {}}, list) != access_key(caller{"a", "b", {}, {}}, list));
-  CHECK(access_key(caller{"a", "", {"b\x1f" "c"}, {}}, list) != access_key(caller{"a", "", {"b", "c"}, {}}, list));
+  CHECK(access_key(caller{"a\x1f"
+                          "b",
+                          "",
+                          {},
+                          {}},
+                   list) != access_key(caller{"a", "b", {}, {}}, list));
+  CHECK(access_key(caller{"a",
+                          "",
+                          {"b\x1f"
+                           "c"},
+                          {}},
+                   list) != access_key(caller{"a", "", {"b", "c"}, {}}, list));
 }

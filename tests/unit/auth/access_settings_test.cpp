@@ -51,8 +51,8 @@ TEST_CASE("the TLS mode: files with a certificate given, self-signed on request,
   CHECK(effective_tls(parsed({"--tls=self-signed"})) == "self-signed");
   CHECK_THROWS_WITH(parsed({"--tls=on"}), Catch::Contains("--tls") && Catch::Contains("files, self-signed, off"));
 
-  daemon_config own = parsed({"--tls=self-signed", "--tls-san", "sextantd.sextant.svc,10.0.0.7", "--tls-ca-file",
-                              "/run/sextantd/ca.crt"});
+  daemon_config own = parsed(
+      {"--tls=self-signed", "--tls-san", "sextantd.sextant.svc,10.0.0.7", "--tls-ca-file", "/run/sextantd/ca.crt"});
   CHECK(own.tls_sans == std::vector<std::string>{"sextantd.sextant.svc", "10.0.0.7"});
   CHECK(check_access_settings(own).empty());
   CHECK_THROWS_WITH(parsed({"--tls-san", "a.b,,c"}), Catch::Contains("--tls-san") && Catch::Contains("empty"));
@@ -65,7 +65,7 @@ TEST_CASE("the TLS mode: files with a certificate given, self-signed on request,
   CHECK_THAT(check_access_settings(parsed({"--tls=off", "--tls-cert", "c.pem", "--tls-key", "k.pem"})),
              Catch::Contains("--tls=files"));
   CHECK_THAT(check_access_settings(parsed({"--tls-san", "x.svc"})), Catch::Contains("--tls=self-signed"));
-  CHECK_THAT(check_access_settings(parsed({"--tls=files", "--tls-cert", "c.pem", "--tls-key", "k.pem",
-                                           "--tls-ca-file", "ca.crt"})),
+  CHECK_THAT(check_access_settings(
+                 parsed({"--tls=files", "--tls-cert", "c.pem", "--tls-key", "k.pem", "--tls-ca-file", "ca.crt"})),
              Catch::Contains("--tls-ca-file") && Catch::Contains("--tls=self-signed"));
 }

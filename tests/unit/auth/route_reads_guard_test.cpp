@@ -150,8 +150,8 @@ TEST_CASE("no route's answer reads a kind its caller was not checked for", "[aut
       route_answers[base] = 0;
       for (const kind_key& type : demo.state.store.kinds()) {
         for (const object_ptr& object : demo.state.store.list(type)) {
-          const std::string where = (object->namespace_.empty() ? "" : std::string(object->namespace_) + "/") +
-                                    std::string(object->name);
+          const std::string where =
+              (object->namespace_.empty() ? "" : std::string(object->namespace_) + "/") + std::string(object->name);
           bool answered = false;
           for (const std::string& target : {base + plural_of(demo.state, type) + "/" + where, base + where}) {
             answered = answered || ask_noting(demo, target).status == 200;
@@ -225,10 +225,9 @@ TEST_CASE("a computed page needs list on every kind it is made of", "[auth]") {
   demo.state.per_caller_views = true;
   // May read everything but ResourceSlices and Nodes.
   auto ask = [&demo](const std::string& target, std::function<bool(const access_check&)> allowed) {
-    request_access access(caller{"alice", "", {"system:authenticated"}, {}},
-                          [&allowed](const caller&, const access_check& check) -> std::optional<bool> {
-                            return allowed(check);
-                          });
+    request_access access(
+        caller{"alice", "", {"system:authenticated"}, {}},
+        [&allowed](const caller&, const access_check& check) -> std::optional<bool> { return allowed(check); });
     for (int round = 0; round < 5; ++round) {
       api_router router(demo.state, &access);
       api_response response = router.handle({"GET", target, "", ""});

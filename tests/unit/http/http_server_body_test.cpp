@@ -64,7 +64,10 @@ std::vector<answer> complete_answers(std::string_view received) {
 // keeps what comes back, or, not `reading`, never reads a byte.
 struct pipelining_client {
   pipelining_client(net::io_context& io, unsigned short port, std::string requests, bool tls, bool reading = true)
-      : context(net::ssl::context::tls_client), stream(io, context), requests(std::move(requests)), tls(tls),
+      : context(net::ssl::context::tls_client),
+        stream(io, context),
+        requests(std::move(requests)),
+        tls(tls),
         reading(reading) {
     stream.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
     if (!tls) {

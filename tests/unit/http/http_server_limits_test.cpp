@@ -134,28 +134,32 @@ struct soft_open_file_limit {
 };
 
 rlim_t descriptors_open() {
-  return static_cast<rlim_t>(std::distance(std::filesystem::directory_iterator("/proc/self/fd"),
-                                           std::filesystem::directory_iterator{}));
+  return static_cast<rlim_t>(
+      std::distance(std::filesystem::directory_iterator("/proc/self/fd"), std::filesystem::directory_iterator{}));
 }
 
 }  // namespace
 
-TEST_CASE("idle keep-alive connections do not lock a new client out: the one idle longest makes room", "[http][limits]") {
+TEST_CASE("idle keep-alive connections do not lock a new client out: the one idle longest makes room",
+          "[http][limits]") {
   started_server serving(connection_limits(4, 100));
   auto& io = serving.io;
   auto& server = serving.server;
   std::vector<std::unique_ptr<limits_client>> idle;
   for (int i = 0; i < 4; ++i) {
     idle.push_back(std::make_unique<limits_client>(io, server.port(), get_with_host));
-    REQUIRE(run_io_until(io, [&] { return idle.back()->status() != 0; }, std::chrono::seconds(5)));
+    REQUIRE(run_io_until(
+        io, [&] { return idle.back()->status() != 0; }, std::chrono::seconds(5)));
     CHECK(idle.back()->status() == 200);
   }
   // Four connections open and idle, the server full: a fifth client is still served.
   limits_client late(io, server.port(), get_with_host);
-  REQUIRE(run_io_until(io, [&] { return late.status() != 0; }, std::chrono::seconds(5)));
+  REQUIRE(run_io_until(
+      io, [&] { return late.status() != 0; }, std::chrono::seconds(5)));
   CHECK(late.status() == 200);
   // The first connection, idle longest, was closed for it; the others are still open.
-  CHECK(run_io_until(io, [&] { return idle.front()->closed; }, std::chrono::seconds(2)));
+  CHECK(run_io_until(
+      io, [&] { return idle.front()->closed; }, std::chrono::seconds(2)));
   CHECK_FALSE(idle.back()->closed);
   CHECK(server.open_connections() <= 4);
 }
@@ -224,7 +228,8 @@ TEST_CASE("when no connection is idle, a new one is refused with 503", "[http][l
   limits_client b(io, server.port(), "GET /x HTTP/1.1\r\n");
   io.run_for(std::chrono::milliseconds(200));
   limits_client c(io, server.port(), get_with_host);
-  REQUIRE(run_io_until(io, [&] { return c.status() != 0; }, std::chrono::seconds(5)));
+  REQUIRE(run_io_until(
+      io, [&] { return c.status() != 0; }, std::chrono::seconds(5)));
   CHECK(c.status() == 503);
   CHECK_FALSE(a.closed);
   CHECK_FALSE(b.closed);
@@ -238,11 +243,13 @@ TEST_CASE("one client address holds at most its share of the connections", "[htt
   limits_client b(io, server.port(), "GET /x HTTP/1.1\r\n");
   io.run_for(std::chrono::milliseconds(200));
   limits_client c(io, server.port(), get_with_host);
-  REQUIRE(run_io_until(io, [&] { return c.status() != 0; }, std::chrono::seconds(5)));
+  REQUIRE(run_io_until(
+      io, [&] { return c.status() != 0; }, std::chrono::seconds(5)));
   CHECK(c.status() == 503);
 }
 
-TEST_CASE("a request head that does not arrive in time is answered 408, well before the idle timeout", "[http][limits]") {
+TEST_CASE("a request head that does not arrive in time is answered 408, well before the idle timeout",
+          "[http][limits]") {
   http_server_options options{"127.0.0.1", 0};
   options.idle_timeout_seconds = 30;
   options.head_timeout_seconds = 1;
@@ -251,7 +258,8 @@ TEST_CASE("a request head that does not arrive in time is answered 408, well bef
   auto& server = serving.server;
   limits_client slow(io, server.port(), "GET /x HTTP/1.1\r\nHost: x\r\n");
   const auto started = std::chrono::steady_clock::now();
-  REQUIRE(run_io_until(io, [&] { return slow.closed; }, std::chrono::seconds(5)));
+  REQUIRE(run_io_until(
+      io, [&] { return slow.closed; }, std::chrono::seconds(5)));
   CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(4));
   CHECK(slow.status() == 408);
   CHECK(slow.received.find("RequestTimeout") != std::string::npos);
@@ -264,7 +272,8 @@ TEST_CASE("a body promised but never sent ends with 408", "[http][limits]") {
   auto& io = serving.io;
   auto& server = serving.server;
   limits_client short_body(io, server.port(), "PUT /x HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc");
-  REQUIRE(run_io_until(io, [&] { return short_body.closed; }, std::chrono::seconds(5)));
+  REQUIRE(run_io_until(
+      io, [&] { return short_body.closed; }, std::chrono::seconds(5)));
   CHECK(short_body.status() == 408);
   CHECK(short_body.received.find("Content-Length promised 100 bytes") != std::string::npos);
 }
@@ -276,7 +285,8 @@ TEST_CASE("an HTTP/1.1 request without exactly one valid Host is answered 400 (R
   auto& server = serving.server;
   auto status_of = [&](const std::string& request) {
     limits_client client(io, server.port(), request);
-    REQUIRE(run_io_until(io, [&] { return client.status() != 0; }, std::chrono::seconds(5)));
+    REQUIRE(run_io_until(
+        io, [&] { return client.status() != 0; }, std::chrono::seconds(5)));
     return client.status();
   };
   CHECK(status_of("GET /x HTTP/1.1\r\n\r\n") == 400);
@@ -298,7 +308,8 @@ TEST_CASE("out of file descriptors, accepting backs off and logs once, then serv
   // before it (a request served, an accept error compared and logged, a timer).
   limits_client first(io, server.port(), get_with_host);  // kept open: its read is still pending
   {
-    REQUIRE(run_io_until(io, [&] { return first.status() != 0; }, std::chrono::seconds(5)));
+    REQUIRE(run_io_until(
+        io, [&] { return first.status() != 0; }, std::chrono::seconds(5)));
     boost::system::error_code warm = net::error::no_descriptors;
     CHECK((warm == boost::system::errc::too_many_files_open_in_system || warm == net::error::no_descriptors));
     spdlog::warn("warming the log: {}", warm.message());
@@ -328,11 +339,11 @@ TEST_CASE("out of file descriptors, accepting backs off and logs once, then serv
   std::array<char, 256> reply{};
   std::size_t answered = 0;
   for (auto& client : clients) {
-    client->async_read_some(net::buffer(reply), [&answered](boost::system::error_code ec, std::size_t) {
-      answered += ec ? 0 : 1;
-    });
+    client->async_read_some(net::buffer(reply),
+                            [&answered](boost::system::error_code ec, std::size_t) { answered += ec ? 0 : 1; });
   }
-  CHECK(run_io_until(io, [&] { return answered == clients.size(); }, std::chrono::seconds(5)));
+  CHECK(run_io_until(
+      io, [&] { return answered == clients.size(); }, std::chrono::seconds(5)));
 }
 
 TEST_CASE("the open-file limit is checked against --max-connections at start", "[http][limits]") {

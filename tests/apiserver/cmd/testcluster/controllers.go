@@ -23,9 +23,12 @@ const (
 )
 
 // The kube-controller-manager controllers that make sense without a kubelet: the node
-// lifecycle controller is left out, as it would taint every node no kubelet reports for.
+// lifecycle controller is left out, as it would taint every node no kubelet reports for. The
+// workload controllers make the pods of what the operators create (KServe's Deployments, the
+// GPU Operator's DaemonSets) and count them ready once the test writes their status.
 const managedControllers = "job-controller,garbage-collector-controller,resourceclaim-controller," +
-	"namespace-controller,serviceaccount-token-controller,serviceaccount-controller"
+	"namespace-controller,serviceaccount-token-controller,serviceaccount-controller," +
+	"deployment-controller,replicaset-controller,daemonset-controller"
 
 func runScheduler(args []string) int {
 	exitWithParent()

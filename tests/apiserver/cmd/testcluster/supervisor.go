@@ -50,6 +50,11 @@ type options struct {
 	jobset         string
 	jobsetWebhooks string
 	kuberay        string
+	kserve         string
+	kserveWebhooks string
+	kserveConfig   string
+	gpuOperator    string
+	gpuAssets      string
 	startupTimeout time.Duration
 }
 
@@ -83,6 +88,11 @@ func parseFlags(args []string) (*options, error) {
 	fs.StringVar(&o.jobset, "jobset", "", "JobSet's binary (tests/controllers/bin/jobset): run it beside the apiserver (log: DIR/jobset.log)")
 	fs.StringVar(&o.jobsetWebhooks, "jobset-webhooks", "", "folder of JobSet's webhook manifests (tests/upstream/fetch.sh webhooks/jobset), registered by URL; required with --jobset")
 	fs.StringVar(&o.kuberay, "kuberay", "", "KubeRay's binary (tests/controllers/bin/kuberay): run it beside the apiserver (log: DIR/kuberay.log)")
+	fs.StringVar(&o.kserve, "kserve", "", "KServe's controller manager (tests/controllers/bin/kserve): run it beside the apiserver (log: DIR/kserve.log)")
+	fs.StringVar(&o.kserveWebhooks, "kserve-webhooks", "", "folder of KServe's webhook manifests (tests/upstream/fetch.sh webhooks/kserve), registered by URL; required with --kserve")
+	fs.StringVar(&o.kserveConfig, "kserve-config", "", "folder of KServe's inferenceservice-config ConfigMap (tests/upstream/fetch.sh config/kserve); required with --kserve")
+	fs.StringVar(&o.gpuOperator, "gpu-operator", "", "the GPU Operator's binary (tests/controllers/bin/gpu-operator): run it beside the apiserver (log: DIR/gpu-operator.log)")
+	fs.StringVar(&o.gpuAssets, "gpu-operator-assets", "", "the GPU Operator's asset folder (tests/controllers/bin/gpu-operator-assets); required with --gpu-operator")
 	fs.DurationVar(&o.startupTimeout, "startup-timeout", 3*time.Minute, "limit for etcd + kube-apiserver readiness")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -102,7 +112,7 @@ func parseFlags(args []string) (*options, error) {
 		}
 	}
 	o.controllers = controllers
-	for _, bin := range []string{o.kueue, o.jobset, o.kuberay} {
+	for _, bin := range []string{o.kueue, o.jobset, o.kuberay, o.kserve, o.gpuOperator} {
 		if bin != "" {
 			if _, err := os.Stat(bin); err != nil {
 				return nil, fmt.Errorf("controller binary not found (tests/controllers/build.sh builds it): %v", err)
@@ -111,9 +121,11 @@ func parseFlags(args []string) (*options, error) {
 	}
 	// Without its webhooks an operator's objects are stored as no real install stores them
 	// (a Job not suspended, a JobSet without its defaults): refuse rather than mislead.
-	for _, pair := range [][3]string{{"kueue", o.kueue, o.kueueWebhooks}, {"jobset", o.jobset, o.jobsetWebhooks}} {
-		if (pair[1] == "") != (pair[2] == "") {
-			return nil, fmt.Errorf("--%s and --%s-webhooks go together", pair[0], pair[0])
+	for _, pair := range [][4]string{{"kueue", o.kueue, "webhooks", o.kueueWebhooks}, {"jobset", o.jobset, "webhooks", o.jobsetWebhooks},
+		{"kserve", o.kserve, "webhooks", o.kserveWebhooks}, {"kserve", o.kserve, "config", o.kserveConfig},
+		{"gpu-operator", o.gpuOperator, "assets", o.gpuAssets}} {
+		if (pair[1] == "") != (pair[3] == "") {
+			return nil, fmt.Errorf("--%s and --%s-%s go together", pair[0], pair[0], pair[2])
 		}
 	}
 	if o.dir == "" {
@@ -337,7 +349,7 @@ func runSupervisor(args []string) error {
 		return err
 	}
 	webhooks := map[string]*webhookSet{}
-	for name, dir := range map[string]string{"kueue": o.kueueWebhooks, "jobset": o.jobsetWebhooks} {
+	for name, dir := range map[string]string{"kueue": o.kueueWebhooks, "jobset": o.jobsetWebhooks, "kserve": o.kserveWebhooks} {
 		if dir != "" {
 			if webhooks[name], err = readWebhooks(dir); err != nil {
 				return err
@@ -610,7 +622,8 @@ func runSupervisor(args []string) error {
 		}()
 	}
 
-	// Kueue and JobSet, each with its webhooks in effect before `ready`.
+	// Kueue, JobSet, KServe and the GPU Operator, each with its webhooks (if any) in effect before
+	// `ready`.
 	servingPair := append(append([]byte{}, p.serving.certPEM...), p.serverCA.certPEM...)
 	operators := []struct {
 		role, bin string
@@ -621,6 +634,13 @@ func runSupervisor(args []string) error {
 		}},
 		{"jobset", o.jobset, func() (*launch, error) {
 			return prepareJobSet(o.dir, path("kubeconfig-token.yaml"), servingPair, p.serving.keyPEM, webhooks["jobset"])
+		}},
+		{"kserve", o.kserve, func() (*launch, error) {
+			return prepareKServe(ctx, restCfg, o.dir, path("kubeconfig-token.yaml"), o.kserveConfig, servingPair, p.serving.keyPEM,
+				webhooks["kserve"])
+		}},
+		{"gpu-operator", o.gpuOperator, func() (*launch, error) {
+			return prepareGPUOperator(ctx, restCfg, o.dir, path("kubeconfig-token.yaml"), o.gpuAssets)
 		}},
 	}
 	for _, op := range operators {
@@ -640,6 +660,9 @@ func runSupervisor(args []string) error {
 			c.stop()
 			logf("%s stopped", c.role)
 		}()
+		if l.webhooks.set == nil {
+			continue
+		}
 		if err := startWebhooks(ctx, restCfg, c, l.webhooks, p.serverCA.certPEM, roots, o.startupTimeout); err != nil {
 			return err
 		}

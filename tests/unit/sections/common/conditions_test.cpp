@@ -84,6 +84,24 @@ TEST_CASE("conditions_json reads what it can of a malformed list", "[toolkit][co
   CHECK(conditions_json(pack(json("nope")).root()).empty());
 }
 
+TEST_CASE("a state told by a condition carries its reason and its message masked", "[toolkit][conditions]") {
+  json condition = {{"type", "Ready"},
+                    {"status", "False"},
+                    {"reason", "FetchFailed"},
+                    {"message", "could not fetch https://user:pa55@host/model"}};
+  packed_body packed = pack(condition);
+  object_state state = condition_state("Not ready", &packed.root());
+  CHECK(state.label == "Not ready");
+  CHECK(state.reason == "FetchFailed");
+  CHECK(state.message.find("pa55") == std::string::npos);
+  CHECK(state.message.find("host/model") != std::string::npos);
+  CHECK(state.message == masked_condition_message(&packed.root()));
+  object_state none = condition_state("Progressing", nullptr);
+  CHECK(none.label == "Progressing");
+  CHECK(none.reason.empty());
+  CHECK(none.message.empty());
+}
+
 TEST_CASE("since_of: the condition's transition time, else the object's creation", "[toolkit][since]") {
   json object = {{"metadata", {{"creationTimestamp", "2026-11-29T09:00:00Z"}}}};
   json timed = {{"type", "PodScheduled"}, {"lastTransitionTime", "2026-11-29T10:00:00Z"}};

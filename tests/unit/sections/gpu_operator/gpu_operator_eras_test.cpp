@@ -9,6 +9,7 @@
 #include "sections/core/core_section.hpp"
 #include "sections/gpu_operator/gpu_operator_reading.hpp"
 #include "sections/gpu_operator/gpu_operator_section.hpp"
+#include "support/problems_harness.hpp"
 #include "support/section_views.hpp"
 
 using namespace sextant;
@@ -19,22 +20,14 @@ using sextant::testing::fixture_cluster;
 
 namespace {
 
+// The Cluster Policy's problem of this id after an evaluation at `when`, from one harness kept
+// across evaluations (first sightings carry over).
 struct judge {
-  section gpu = make_section();
-  problem_engine engine{gpu.categories, gpu.rules};
+  testing::problems_harness harness{make_section()};
 
   const problem* at_time(fixture_cluster& cluster, const char* when, const std::string& name, const std::string& id) {
-    cluster.now = at(when);
-    engine.evaluate(cluster.context());
-    current = engine.current();
-    for (const problem& p : current) {
-      if (p.name == name && p.finding_id == id) {
-        return &p;
-      }
-    }
-    return nullptr;
+    return testing::problem_of(harness.evaluate_at(cluster, when), cluster_policy_kind, name, id);
   }
-  std::vector<problem> current;
 };
 
 }  // namespace

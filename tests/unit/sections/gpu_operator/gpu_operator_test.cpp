@@ -11,6 +11,7 @@
 #include "sections/gpu_operator/gpu_operator_reading.hpp"
 #include "sections/gpu_operator/gpu_operator_section.hpp"
 #include "support/demo_daemon.hpp"
+#include "support/problems_harness.hpp"
 #include "support/section_views.hpp"
 
 using namespace sextant;
@@ -18,6 +19,8 @@ using namespace sextant::gpu_operator;
 using sextant::gpu_operator_test::component_row;
 using sextant::testing::at;
 using sextant::testing::fixture_cluster;
+using sextant::testing::problem_of;
+using sextant::testing::problems_harness;
 
 namespace {
 
@@ -41,25 +44,6 @@ bool has_row(const json& view, const std::string& component) {
     }
   }
   return false;
-}
-
-// The current problems after an evaluation at `when`, kept until the next call (pointers into
-// them stay valid for the checks that follow).
-const std::vector<problem>& problems_at(fixture_cluster& cluster, problem_engine& engine, const char* when) {
-  static std::vector<problem> current;
-  cluster.now = at(when);
-  engine.evaluate(cluster.context());
-  current = engine.current();
-  return current;
-}
-
-const problem* find_problem(const std::vector<problem>& problems, const std::string& name, const std::string& id) {
-  for (const problem& p : problems) {
-    if (p.name == name && p.finding_id == id) {
-      return &p;
-    }
-  }
-  return nullptr;
 }
 
 }  // namespace
@@ -191,6 +175,45 @@ TEST_CASE("with useNvidiaDriverCRD the driver row points to the NVIDIA Drivers a
   CHECK(disabled["driverType"] == "vgpu-host-manager");
 }
 
+// The operator writes status.state and its Ready/Error conditions in two writes (ClusterPolicy:
+// updateCRState, then SetConditionsReady or SetConditionsError), so a reader can find one of
+// them still from before the other. Seen from the real operator (tests/integration/
+// gpu_operator_live_test.cpp): state ready while the Ready condition still said False, reason
+// Error, no message. Neither half lends its words to a state it does not agree with.
+TEST_CASE("a state written before its conditions borrows no reason from a condition that disagrees", "[gpu-operator]") {
+  fixture_cluster cluster(at(now_text));
+  cluster.load_yaml(R"(
+apiVersion: nvidia.com/v1
+kind: ClusterPolicy
+metadata: {name: cluster-policy, creationTimestamp: "2026-11-29T11:00:00Z"}
+spec: {}
+status:
+  namespace: gpu-operator
+  state: ready
+  conditions:
+  - {type: Ready, status: "False", reason: Error, message: "", lastTransitionTime: "2026-11-29T11:50:00Z"}
+  - {type: Error, status: "True", reason: OperandNotReady, lastTransitionTime: "2026-11-29T11:50:00Z",
+     message: "ClusterPolicy is not ready, states not ready: [state-driver]"}
+---
+apiVersion: nvidia.com/v1alpha1
+kind: NVIDIADriver
+metadata: {name: flipped}
+spec: {driverType: gpu}
+status:
+  state: notReady
+  conditions:
+  - {type: Ready, status: "True", reason: Reconciled, message: All resources have been successfully reconciled,
+     lastTransitionTime: "2026-11-29T11:50:00Z"}
+  - {type: Error, status: "False", reason: Ready, message: "", lastTransitionTime: "2026-11-29T11:50:00Z"}
+)");
+  testing::mark_complete(cluster);
+  json ready = policy_view(cluster, "cluster-policy");
+  // The view keeps an empty reason as ""; the API answers null for it.
+  CHECK(ready["state"] == json{{"label", "Ready"}, {"reason", ""}, {"message", ""}});
+  json driver = testing::view_of(cluster, nvidia_driver_kind, "", "flipped");
+  CHECK(driver["state"] == json{{"label", "Not ready"}, {"reason", ""}, {"message", "status.state is notReady."}});
+}
+
 TEST_CASE("a DaemonSet list that is not complete says cannot tell", "[gpu-operator]") {
   fixture_cluster cluster = loaded("policy-switches-unset.yaml");
   cluster.store.set_completeness(daemonset_kind, {list_completeness::state::unreadable, "forbidden by RBAC"});
@@ -259,11 +282,11 @@ TEST_CASE("GPU Operator problems at and past their thresholds", "[gpu-operator][
   section s = make_section();
   SECTION("a policy not ready for 10 minutes, from the condition's time") {
     fixture_cluster cluster = loaded("policy-switches-set.yaml", "2026-11-29T11:49:59Z");
-    problem_engine engine(s.categories, s.rules);
-    CHECK(find_problem(problems_at(cluster, engine, "2026-11-29T11:49:59Z"), "gpu-cluster-policy", "not-ready") ==
-          nullptr);
-    const problem* p =
-        find_problem(problems_at(cluster, engine, "2026-11-29T11:50:00Z"), "gpu-cluster-policy", "not-ready");
+    problems_harness harness(s);
+    CHECK(problem_of(harness.evaluate_at(cluster, "2026-11-29T11:49:59Z"), cluster_policy_kind, "gpu-cluster-policy",
+                     "not-ready") == nullptr);
+    const problem* p = problem_of(harness.evaluate_at(cluster, "2026-11-29T11:50:00Z"), cluster_policy_kind,
+                                  "gpu-cluster-policy", "not-ready");
     REQUIRE(p != nullptr);
     CHECK(p->category == "gpu-operator");
     CHECK(p->since == at("2026-11-29T11:40:00Z"));
@@ -271,47 +294,53 @@ TEST_CASE("GPU Operator problems at and past their thresholds", "[gpu-operator][
           "Cluster Policy not ready (OperandNotReady): ClusterPolicy is not ready; states not ready: [state-driver "
           "state-node-status-exporter].");
     // The duplicate is not judged.
-    CHECK(find_problem(engine.current(), "second-policy", "not-ready") == nullptr);
+    CHECK(problem_of(harness.current(), cluster_policy_kind, "second-policy", "not-ready") == nullptr);
   }
   SECTION("a component not rolled out for 10 minutes from its first sighting") {
     fixture_cluster cluster = loaded("policy-switches-unset.yaml");
-    problem_engine engine(s.categories, s.rules);
+    problems_harness harness(s);
     const std::string id = "component-not-rolled-out/nvidia-dcgm-exporter";
-    CHECK(find_problem(problems_at(cluster, engine, "2026-11-29T12:00:00Z"), "cluster-policy", id) == nullptr);
-    CHECK(find_problem(problems_at(cluster, engine, "2026-11-29T12:09:59Z"), "cluster-policy", id) == nullptr);
-    const problem* p = find_problem(problems_at(cluster, engine, "2026-11-29T12:10:00Z"), "cluster-policy", id);
+    CHECK(problem_of(harness.evaluate_at(cluster, "2026-11-29T12:00:00Z"), cluster_policy_kind, "cluster-policy", id) ==
+          nullptr);
+    CHECK(problem_of(harness.evaluate_at(cluster, "2026-11-29T12:09:59Z"), cluster_policy_kind, "cluster-policy", id) ==
+          nullptr);
+    const problem* p =
+        problem_of(harness.evaluate_at(cluster, "2026-11-29T12:10:00Z"), cluster_policy_kind, "cluster-policy", id);
     REQUIRE(p != nullptr);
     CHECK(p->since == at("2026-11-29T12:00:00Z"));
     CHECK(p->message == "The DCGM exporter is not rolled out: 3 of 8 ready, 5 of 8 updated.");
-    CHECK(find_problem(engine.current(), "cluster-policy",
-                       "component-not-rolled-out/nvidia-container-toolkit-daemonset") != nullptr);
-    CHECK(find_problem(engine.current(), "cluster-policy", "component-not-rolled-out/nvidia-device-plugin-daemonset") ==
-          nullptr);
-    CHECK(find_problem(engine.current(), "cluster-policy", "component-not-rolled-out/nvidia-mig-manager") == nullptr);
+    CHECK(problem_of(harness.current(), cluster_policy_kind, "cluster-policy",
+                     "component-not-rolled-out/nvidia-container-toolkit-daemonset") != nullptr);
+    CHECK(problem_of(harness.current(), cluster_policy_kind, "cluster-policy",
+                     "component-not-rolled-out/nvidia-device-plugin-daemonset") == nullptr);
+    CHECK(problem_of(harness.current(), cluster_policy_kind, "cluster-policy",
+                     "component-not-rolled-out/nvidia-mig-manager") == nullptr);
     // Ready with NoGPUNodes is not a problem.
-    CHECK(find_problem(engine.current(), "cluster-policy", "not-ready") == nullptr);
+    CHECK(problem_of(harness.current(), cluster_policy_kind, "cluster-policy", "not-ready") == nullptr);
   }
   SECTION("an NVIDIA Driver not ready for 10 minutes; a disabled one is not judged") {
     fixture_cluster cluster = loaded("policy-driver-crd.yaml");
-    problem_engine engine(s.categories, s.rules);
-    CHECK(find_problem(problems_at(cluster, engine, "2026-11-29T11:54:59Z"), "h100-nodes", "not-ready") == nullptr);
-    const problem* p = find_problem(problems_at(cluster, engine, "2026-11-29T11:55:00Z"), "h100-nodes", "not-ready");
+    problems_harness harness(s);
+    CHECK(problem_of(harness.evaluate_at(cluster, "2026-11-29T11:54:59Z"), nvidia_driver_kind, "h100-nodes",
+                     "not-ready") == nullptr);
+    const problem* p =
+        problem_of(harness.evaluate_at(cluster, "2026-11-29T11:55:00Z"), nvidia_driver_kind, "h100-nodes", "not-ready");
     REQUIRE(p != nullptr);
     CHECK(p->message == "NVIDIA Driver not ready (DriverNotReady): Waiting for driver pod to be ready.");
-    CHECK(find_problem(engine.current(), "vgpu-hosts", "not-ready") == nullptr);
-    CHECK(find_problem(engine.current(), "default", "not-ready") == nullptr);
+    CHECK(problem_of(harness.current(), nvidia_driver_kind, "vgpu-hosts", "not-ready") == nullptr);
+    CHECK(problem_of(harness.current(), nvidia_driver_kind, "default", "not-ready") == nullptr);
   }
   SECTION("a node whose MIG state is failed for 2 minutes") {
     fixture_cluster cluster = loaded("gpu-nodes.yaml");
-    problem_engine engine(s.categories, s.rules);
-    CHECK(find_problem(problems_at(cluster, engine, "2026-11-29T12:00:00Z"), "gpu-failed", "mig-config-failed") ==
-          nullptr);
-    const problem* p =
-        find_problem(problems_at(cluster, engine, "2026-11-29T12:02:00Z"), "gpu-failed", "mig-config-failed");
+    problems_harness harness(s);
+    CHECK(problem_of(harness.evaluate_at(cluster, "2026-11-29T12:00:00Z"), core::node_kind, "gpu-failed",
+                     "mig-config-failed") == nullptr);
+    const problem* p = problem_of(harness.evaluate_at(cluster, "2026-11-29T12:02:00Z"), core::node_kind, "gpu-failed",
+                                  "mig-config-failed");
     REQUIRE(p != nullptr);
     CHECK(p->message ==
           "The MIG manager failed to apply the MIG configuration all-3g.40gb (nvidia.com/mig.config.state is failed).");
-    CHECK(find_problem(engine.current(), "gpu-mixed", "mig-config-failed") == nullptr);
+    CHECK(problem_of(harness.current(), core::node_kind, "gpu-mixed", "mig-config-failed") == nullptr);
   }
 }
 
@@ -363,8 +392,8 @@ status: {capacity: [1], allocatable: {nvidia.com/gpu: {}}}
   REQUIRE(daemonset != nullptr);
   REQUIRE_NOTHROW(read_rollout(daemonset->body()));
   section s = make_section();
-  problem_engine engine(s.categories, s.rules);
-  REQUIRE_NOTHROW(engine.evaluate(cluster.context()));
+  problems_harness harness(s);
+  REQUIRE_NOTHROW(harness.evaluate(cluster));
 }
 
 TEST_CASE("the operator's DaemonSets have no page of their own: they show inside the components", "[gpu-operator]") {

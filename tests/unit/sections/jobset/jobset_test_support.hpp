@@ -8,6 +8,7 @@
 #include "sections/core/core_section.hpp"
 #include "sections/jobset/jobset_section.hpp"
 #include "support/fixtures.hpp"
+#include "support/problems_harness.hpp"
 #include "support/section_views.hpp"
 
 namespace sextant::jobset_test {

@@ -6,6 +6,7 @@
 
 #include "problems/problem_engine.hpp"
 #include "sections/kserve/kserve_section.hpp"
+#include "support/problems_harness.hpp"
 #include "support/section_views.hpp"
 
 using namespace sextant;
@@ -29,25 +30,17 @@ std::vector<problem> evaluate(const std::string& when, const std::string& extra 
   return engine.current();
 }
 
-const problem* find_problem(const std::vector<problem>& problems, const std::string& name, const std::string& id = "") {
-  for (const problem& p : problems) {
-    if (p.type == kserve::inference_service_kind && p.name == name && (id.empty() || p.finding_id == id)) {
-      return &p;
-    }
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 TEST_CASE("KServe problems: a model that failed to load, at once", "[kserve][problems]") {
   // lastFailureInfo.time is 11:05.
   std::vector<problem> now = evaluate("2026-11-29T11:05:00Z");
-  const problem* failed = find_problem(now, "failed-load", "model-failed-to-load");
+  const problem* failed =
+      testing::problem_of(now, kserve::inference_service_kind, "failed-load", "model-failed-to-load");
   REQUIRE(failed != nullptr);
   CHECK(failed->message ==
         "The model failed to load (ModelLoadFailed): failed to download s3://models/iris: AccessDenied (credentials "
-        "and query hidden)");
+        "and query hidden).");
   CHECK(failed->message.find("loadsecret") == std::string::npos);
   CHECK(failed->category == "kserve");
 }
@@ -55,14 +48,16 @@ TEST_CASE("KServe problems: a model that failed to load, at once", "[kserve][pro
 TEST_CASE("KServe problems: an invalid spec after 2 minutes", "[kserve][problems]") {
   // runtime-not-recognized: Ready since 11:59, no failure time.
   std::vector<problem> early = evaluate("2026-11-29T12:00:59Z");
-  CHECK(find_problem(early, "runtime-not-recognized") == nullptr);
-  CHECK(find_problem(early, "runtime-disabled", "invalid-spec") != nullptr);
-  CHECK(find_problem(early, "no-supporting-runtime", "invalid-spec") != nullptr);
-  CHECK(find_problem(early, "worker-spec-not-set", "invalid-spec") != nullptr);
-  CHECK(find_problem(early, "gpu-allocation", "invalid-spec") != nullptr);
-  CHECK(find_problem(early, "invalid-predictor-spec", "invalid-spec") != nullptr);
+  CHECK(testing::problem_of(early, kserve::inference_service_kind, "runtime-not-recognized") == nullptr);
+  CHECK(testing::problem_of(early, kserve::inference_service_kind, "runtime-disabled", "invalid-spec") != nullptr);
+  CHECK(testing::problem_of(early, kserve::inference_service_kind, "no-supporting-runtime", "invalid-spec") != nullptr);
+  CHECK(testing::problem_of(early, kserve::inference_service_kind, "worker-spec-not-set", "invalid-spec") != nullptr);
+  CHECK(testing::problem_of(early, kserve::inference_service_kind, "gpu-allocation", "invalid-spec") != nullptr);
+  CHECK(testing::problem_of(early, kserve::inference_service_kind, "invalid-predictor-spec", "invalid-spec") !=
+        nullptr);
   std::vector<problem> later = evaluate("2026-11-29T12:01:00Z");
-  const problem* invalid = find_problem(later, "runtime-not-recognized", "invalid-spec");
+  const problem* invalid =
+      testing::problem_of(later, kserve::inference_service_kind, "runtime-not-recognized", "invalid-spec");
   REQUIRE(invalid != nullptr);
   CHECK(invalid->message ==
         "KServe cannot run the spec (RuntimeNotRecognized): Waiting for runtime to become available.");
@@ -70,22 +65,25 @@ TEST_CASE("KServe problems: an invalid spec after 2 minutes", "[kserve][problems
 
 TEST_CASE("KServe problems: not ready for 10 minutes, with what the model status says", "[kserve][problems]") {
   // loading-large: Ready False since 11:30, the model still loading.
-  CHECK(find_problem(evaluate("2026-11-29T11:39:59Z"), "loading-large") == nullptr);
+  CHECK(testing::problem_of(evaluate("2026-11-29T11:39:59Z"), kserve::inference_service_kind, "loading-large") ==
+        nullptr);
   std::vector<problem> later = evaluate("2026-11-29T11:40:00Z");
-  const problem* loading = find_problem(later, "loading-large", "not-ready");
+  const problem* loading = testing::problem_of(later, kserve::inference_service_kind, "loading-large", "not-ready");
   REQUIRE(loading != nullptr);
   CHECK(loading->message.find("Inference Service not ready (RevisionMissing)") == 0);
   CHECK(loading->message.find("the storage initializer may still be downloading it") != std::string::npos);
 
   std::vector<problem> noon = evaluate("2026-11-29T12:00:00Z");
-  CHECK(find_problem(noon, "runtime-unhealthy", "not-ready") != nullptr);  // since 11:40
-  CHECK(find_problem(noon, "ingress-not-ready", "not-ready") != nullptr);
-  CHECK(find_problem(noon, "default-mode") == nullptr);  // progressing since 11:58
+  CHECK(testing::problem_of(noon, kserve::inference_service_kind, "runtime-unhealthy", "not-ready") !=
+        nullptr);  // since 11:40
+  CHECK(testing::problem_of(noon, kserve::inference_service_kind, "ingress-not-ready", "not-ready") != nullptr);
+  CHECK(testing::problem_of(noon, kserve::inference_service_kind, "default-mode") ==
+        nullptr);  // progressing since 11:58
   // Ready, stopped (by annotation or condition): none.
   for (const char* name : {"ready-knative", "canary", "standard-legacy", "stopped-annotation", "stopped-condition",
                            "custom-container", "recorded-differs"}) {
     INFO(name);
-    CHECK(find_problem(noon, name) == nullptr);
+    CHECK(testing::problem_of(noon, kserve::inference_service_kind, name) == nullptr);
   }
   for (const problem& p : noon) {
     CHECK(p.message.find("pass") == std::string::npos);
@@ -100,6 +98,6 @@ spec: {predictor: {model: {modelFormat: {name: sklearn}}}}
 status:
   modelStatus: {transitionStatus: BlockedByFailedLoad, lastFailureInfo: {reason: ModelLoadFailed, message: gone}}
 )");
-  CHECK(find_problem(problems, "going") == nullptr);
-  CHECK(find_problem(problems, "failed-load") != nullptr);
+  CHECK(testing::problem_of(problems, kserve::inference_service_kind, "going") == nullptr);
+  CHECK(testing::problem_of(problems, kserve::inference_service_kind, "failed-load") != nullptr);
 }

@@ -248,3 +248,57 @@ status:
   CHECK(stored_view(timed, "failing-now")["since"] == "2026-11-29T10:00:00Z");
   CHECK(stored_view(timed, "failing-now")["sinceFrom"] == "the object");
 }
+
+TEST_CASE("a Pending model is not said to have no pod: KServe writes Pending for pods that run but are not ready",
+          "[kserve][issue38]") {
+  // As KServe v0.16.0 wrote them in the test cluster (tests/integration/kserve_live_test.cpp):
+  // a predictor whose one pod runs not ready, and a multi-node predictor whose head and worker
+  // pods are both ready while KServe leaves PredictorReady Unknown (getDeploymentCondition joins
+  // the two Deployments' reasons, so Progressing's never reads NewReplicaSetAvailable:
+  // pkg/apis/serving/v1beta1/inference_service_status.go:434-470). PropagateModelStatus writes
+  // Pending for both (:749-767): the pods run, KServe has not found the predictor ready.
+  fixture_cluster cluster = stored_cluster(R"(apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata: {name: unready, namespace: ml, creationTimestamp: "2026-11-29T11:00:00Z"}
+spec: {predictor: {model: {modelFormat: {name: sklearn}, storageUri: "gs://models/unready"}}}
+status:
+  deploymentMode: Standard
+  modelStatus:
+    transitionStatus: InProgress
+    states: {activeModelState: "", targetModelState: Pending}
+    copies: {failedCopies: 0, totalCopies: 0}
+  conditions:
+  - {type: PredictorReady, status: "False", reason: MinimumReplicasUnavailable,
+     message: Deployment does not have minimum availability., lastTransitionTime: "2026-11-29T11:00:05Z"}
+  - {type: Ready, status: "False", reason: MinimumReplicasUnavailable,
+     message: Deployment does not have minimum availability., lastTransitionTime: "2026-11-29T11:00:05Z"}
+---
+apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata: {name: llm, namespace: ml, creationTimestamp: "2026-11-29T11:00:00Z"}
+spec: {predictor: {model: {modelFormat: {name: huggingface}, storageUri: "pvc://models/llama"}, workerSpec: {pipelineParallelSize: 2}}}
+status:
+  deploymentMode: Standard
+  modelStatus:
+    transitionStatus: InProgress
+    states: {activeModelState: "", targetModelState: Pending}
+    copies: {failedCopies: 0, totalCopies: 1}
+  conditions:
+  - {type: PredictorReady, status: Unknown, lastTransitionTime: "2026-11-29T11:00:05Z",
+     reason: "predictor-container: MinimumReplicasAvailable, worker-container: MinimumReplicasAvailable",
+     message: "predictor-container: ReplicaSet \"llm-predictor-6958cd97cc\" has successfully progressed., worker-container: ReplicaSet \"llm-predictor-worker-7f74d7d75d\" has successfully progressed."}
+  - {type: Ready, status: Unknown, lastTransitionTime: "2026-11-29T11:00:05Z",
+     reason: "predictor-container: MinimumReplicasAvailable, worker-container: MinimumReplicasAvailable",
+     message: "predictor-container: ReplicaSet \"llm-predictor-6958cd97cc\" has successfully progressed., worker-container: ReplicaSet \"llm-predictor-worker-7f74d7d75d\" has successfully progressed."}
+)");
+  for (const char* name : {"unready", "llm"}) {
+    INFO(name);
+    json shown = stored_view(cluster, name);
+    CHECK(shown["state"]["label"] == "Progressing");
+    CHECK(shown["modelStatus"]["says"] == "The model is pending: KServe has not found the predictor ready yet.");
+    CHECK(testing::link_with(shown, "deployment", std::string(name) + "-predictor") != nullptr);
+  }
+  // The multi-node predictor's workers have a Deployment of their own (components/predictor.go:472).
+  CHECK(testing::link_with(stored_view(cluster, "llm"), "deployment", "llm-predictor-worker") != nullptr);
+  CHECK(testing::link_with(stored_view(cluster, "unready"), "deployment", "unready-predictor-worker") == nullptr);
+}

@@ -7,6 +7,7 @@
 
 #include "problems/problem_engine.hpp"
 #include "sections/kuberay/kuberay_section.hpp"
+#include "support/problems_harness.hpp"
 #include "support/section_views.hpp"
 
 using namespace sextant;

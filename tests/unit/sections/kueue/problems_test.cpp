@@ -6,41 +6,22 @@
 #include "kueue_test_support.hpp"
 #include "problems/problem_engine.hpp"
 #include "sections/kueue/kueue_section.hpp"
+#include "support/problems_harness.hpp"
 
 using namespace sextant;
 using namespace sextant::kueue;
 using namespace sextant::kueue::testing;
 using sextant::testing::at;
 using sextant::testing::fixture_cluster;
+using sextant::testing::problem_of;
+using sextant::testing::problems_harness;
 
 namespace {
 
 std::vector<problem> evaluate(fixture_cluster& cluster, bool workloads_on, const std::string& when) {
-  section s = make_section();
-  problem_engine engine(s.categories, s.rules);
-  engine.set_enabled(std::string(workloads_category), workloads_on);
-  view_context context = cluster.context();
-  context.now = at(when.c_str());
-  engine.evaluate(context);
-  return engine.current();
-}
-
-bool has(const std::vector<problem>& problems, const std::string& name, const std::string& finding) {
-  for (const problem& p : problems) {
-    if (p.name == name && p.finding_id == finding) {
-      return true;
-    }
-  }
-  return false;
-}
-
-const problem* find_problem(const std::vector<problem>& problems, const std::string& name) {
-  for (const problem& p : problems) {
-    if (p.name == name) {
-      return &p;
-    }
-  }
-  return nullptr;
+  problems_harness harness(make_section());
+  harness.engine().set_enabled(std::string(workloads_category), workloads_on);
+  return harness.evaluate_at(cluster, when.c_str());
 }
 
 const char* queues_in_every_state = R"(
@@ -124,14 +105,14 @@ TEST_CASE("an inactive Cluster Queue and a Local Queue without its Cluster Queue
   auto early = evaluate(cluster, false, "2026-11-29T10:01:59Z");
   CHECK(early.empty());
   auto later = evaluate(cluster, false, "2026-11-29T10:02:00Z");
-  CHECK(has(later, "no-flavor", "inactive"));
-  CHECK(has(later, "dangling", "cluster-queue-missing"));
-  CHECK_FALSE(has(later, "held", "inactive"));  // a stop is no fault
-  CHECK_FALSE(has(later, "fine", "inactive"));
-  CHECK_FALSE(has(later, "ok", "cluster-queue-missing"));
+  CHECK(problem_of(later, cluster_queue_kind, "no-flavor", "inactive") != nullptr);
+  CHECK(problem_of(later, local_queue_kind, "dangling", "cluster-queue-missing") != nullptr);
+  CHECK(problem_of(later, cluster_queue_kind, "held", "inactive") == nullptr);  // a stop is no fault
+  CHECK(problem_of(later, cluster_queue_kind, "fine", "inactive") == nullptr);
+  CHECK(problem_of(later, local_queue_kind, "ok", "cluster-queue-missing") == nullptr);
   // Kueue has not spoken and the Cluster Queue list is not known whole: no guess.
-  CHECK_FALSE(has(later, "unreported", "cluster-queue-missing"));
-  const problem* inactive = find_problem(later, "no-flavor");
+  CHECK(problem_of(later, local_queue_kind, "unreported", "cluster-queue-missing") == nullptr);
+  const problem* inactive = problem_of(later, cluster_queue_kind, "no-flavor");
   REQUIRE(inactive != nullptr);
   CHECK(inactive->category == "kueue-queues");
   CHECK(format_rfc3339(inactive->since) == "2026-11-29T10:00:00Z");
@@ -145,10 +126,10 @@ TEST_CASE("an inactive Cluster Queue and a Local Queue without its Cluster Queue
   view_context context = cluster.context();
   context.now = at("2026-11-29T10:02:00Z");
   engine.evaluate(context);
-  CHECK_FALSE(has(engine.current(), "unreported", "cluster-queue-missing"));
+  CHECK(problem_of(engine.current(), local_queue_kind, "unreported", "cluster-queue-missing") == nullptr);
   context.now = at("2026-11-29T10:04:00Z");
   engine.evaluate(context);
-  CHECK(has(engine.current(), "unreported", "cluster-queue-missing"));
+  CHECK(problem_of(engine.current(), local_queue_kind, "unreported", "cluster-queue-missing") != nullptr);
 }
 
 TEST_CASE("Workload problems: quota 30 min, inadmissible 5 min, 3 evictions, Kueue's deactivation",
@@ -195,13 +176,13 @@ TEST_CASE("Workload problems: quota 30 min, inadmissible 5 min, 3 evictions, Kue
   }
   SECTION("at once: evictions and Kueue's deactivation; not a person's") {
     auto problems = evaluate(cluster, true, "2026-11-29T10:00:00Z");
-    CHECK(has(problems, "bounced", "evicted-repeatedly"));
-    CHECK(has(problems, "kueue-off", "deactivated-by-kueue"));
-    CHECK_FALSE(has(problems, "person-off", "deactivated-by-kueue"));
-    CHECK(find_problem(problems, "person-off") == nullptr);
-    CHECK_FALSE(has(problems, "lost", "inadmissible"));
-    CHECK(find_problem(problems, "finished") == nullptr);
-    const problem* bounced = find_problem(problems, "bounced");
+    CHECK(problem_of(problems, workload_kind, "bounced", "evicted-repeatedly") != nullptr);
+    CHECK(problem_of(problems, workload_kind, "kueue-off", "deactivated-by-kueue") != nullptr);
+    CHECK(problem_of(problems, workload_kind, "person-off", "deactivated-by-kueue") == nullptr);
+    CHECK(problem_of(problems, workload_kind, "person-off") == nullptr);
+    CHECK(problem_of(problems, workload_kind, "lost", "inadmissible") == nullptr);
+    CHECK(problem_of(problems, workload_kind, "finished") == nullptr);
+    const problem* bounced = problem_of(problems, workload_kind, "bounced");
     REQUIRE(bounced != nullptr);
     CHECK(bounced->message == "Evicted 3 times so far: Preempted ×2, PodsReadyTimeout (WaitForStart) ×1.");
   }
@@ -216,21 +197,23 @@ TEST_CASE("Workload problems: quota 30 min, inadmissible 5 min, 3 evictions, Kue
     engine.evaluate(context);
     context.now = at("2026-11-29T10:04:59Z");
     engine.evaluate(context);
-    CHECK_FALSE(has(engine.current(), "lost", "inadmissible"));
+    CHECK(problem_of(engine.current(), workload_kind, "lost", "inadmissible") == nullptr);
     context.now = at("2026-11-29T10:05:00Z");
     engine.evaluate(context);
     auto after = engine.current();
-    REQUIRE(has(after, "lost", "inadmissible"));
-    CHECK(find_problem(after, "lost")->message == "Waits because its Local Queue missing-lq does not exist.");
-    CHECK_FALSE(has(after, "quota", "waiting-for-quota"));
+    REQUIRE(problem_of(after, workload_kind, "lost", "inadmissible") != nullptr);
+    CHECK(problem_of(after, workload_kind, "lost")->message ==
+          "Waits because its Local Queue missing-lq does not exist.");
+    CHECK(problem_of(after, workload_kind, "quota", "waiting-for-quota") == nullptr);
     // A Workload held by a stopped queue has no problem: the stop is someone's decision.
-    CHECK(find_problem(after, "held-back") == nullptr);
+    CHECK(problem_of(after, workload_kind, "held-back") == nullptr);
   }
   SECTION("waiting for quota after 30 minutes, in Kueue's words") {
-    CHECK_FALSE(has(evaluate(cluster, true, "2026-11-29T10:29:59Z"), "quota", "waiting-for-quota"));
+    CHECK(problem_of(evaluate(cluster, true, "2026-11-29T10:29:59Z"), workload_kind, "quota", "waiting-for-quota") ==
+          nullptr);
     auto after = evaluate(cluster, true, "2026-11-29T10:30:00Z");
-    REQUIRE(has(after, "quota", "waiting-for-quota"));
-    CHECK(find_problem(after, "quota")->message ==
+    REQUIRE(problem_of(after, workload_kind, "quota", "waiting-for-quota") != nullptr);
+    CHECK(problem_of(after, workload_kind, "quota")->message ==
           "Waiting for quota in Cluster Queue fine: couldn't assign flavors to pod set main: insufficient unused quota "
           "for cpu in flavor default, 2 more needed");
   }
@@ -264,15 +247,15 @@ status:
   // Kueue's Active=True is hours old, but nothing tells when the cycle began: the first sighting does.
   context.now = at("2026-11-29T10:00:00Z");
   engine.evaluate(context);
-  CHECK_FALSE(has(engine.current(), "looping", "inactive"));
+  CHECK(problem_of(engine.current(), cluster_queue_kind, "looping", "inactive") == nullptr);
   context.now = at("2026-11-29T10:01:59Z");
   engine.evaluate(context);
-  CHECK_FALSE(has(engine.current(), "looping", "inactive"));
+  CHECK(problem_of(engine.current(), cluster_queue_kind, "looping", "inactive") == nullptr);
   context.now = at("2026-11-29T10:02:00Z");
   engine.evaluate(context);
   const std::vector<problem> current = engine.current();
-  REQUIRE(has(current, "looping", "inactive"));
-  const problem* found = find_problem(current, "looping");
+  REQUIRE(problem_of(current, cluster_queue_kind, "looping", "inactive") != nullptr);
+  const problem* found = problem_of(current, cluster_queue_kind, "looping");
   CHECK(found->category == "kueue-queues");
   CHECK(format_rfc3339(found->since) == "2026-11-29T10:00:00Z");
   CHECK_THAT(found->message, Catch::StartsWith("Cluster Queue looping is inactive: Kueue admits no Workload from it: "
@@ -297,11 +280,11 @@ TEST_CASE("waiting for quota is a problem only for a wait about quota", "[kueue]
         workload(v1beta2, "ml", "undecided", "ok", json::array())});
   mark_complete(cluster);
   auto problems = evaluate(cluster, true, "2026-11-29T12:00:00Z");
-  CHECK_FALSE(has(problems, "checks-failed", "waiting-for-quota"));
-  CHECK_FALSE(has(problems, "pods-ready", "waiting-for-quota"));
-  CHECK(has(problems, "flavors", "waiting-for-quota"));
-  CHECK(has(problems, "preempting", "waiting-for-quota"));
-  CHECK(has(problems, "undecided", "waiting-for-quota"));
+  CHECK(problem_of(problems, workload_kind, "checks-failed", "waiting-for-quota") == nullptr);
+  CHECK(problem_of(problems, workload_kind, "pods-ready", "waiting-for-quota") == nullptr);
+  CHECK(problem_of(problems, workload_kind, "flavors", "waiting-for-quota") != nullptr);
+  CHECK(problem_of(problems, workload_kind, "preempting", "waiting-for-quota") != nullptr);
+  CHECK(problem_of(problems, workload_kind, "undecided", "waiting-for-quota") != nullptr);
 }
 
 TEST_CASE("eviction counts past the largest number are held there, not wrapped", "[kueue][problems][workloads]") {
@@ -322,8 +305,9 @@ TEST_CASE("eviction counts past the largest number are held there, not wrapped",
   }
   CHECK(noted);
   auto problems = evaluate(cluster, true, "2026-11-29T10:00:00Z");
-  REQUIRE(has(problems, "huge", "evicted-repeatedly"));
-  CHECK_THAT(find_problem(problems, "huge")->message, Catch::StartsWith("Evicted " + std::to_string(most) + " times"));
+  REQUIRE(problem_of(problems, workload_kind, "huge", "evicted-repeatedly") != nullptr);
+  CHECK_THAT(problem_of(problems, workload_kind, "huge")->message,
+             Catch::StartsWith("Evicted " + std::to_string(most) + " times"));
 }
 
 TEST_CASE("Kueue views say which fields they left out for their type", "[kueue][malformed]") {

@@ -9,41 +9,33 @@
 #include "problems/problem_engine.hpp"
 #include "sections/kueue/kueue_section.hpp"
 #include "sections/kueue/workload_reading.hpp"
+#include "support/problems_harness.hpp"
 
 using namespace sextant;
 using namespace sextant::kueue;
 using namespace sextant::kueue::testing;
 using sextant::testing::at;
 using sextant::testing::fixture_cluster;
+using sextant::testing::problem_of;
+using sextant::testing::problems_harness;
 
 namespace {
 
 // One engine kept across evaluations, as the daemon keeps it: first sightings carry over. The
 // problems of the last evaluation are kept until the next, so pointers into them stay valid.
 struct judge {
-  section kueue = make_section();
-  problem_engine engine{kueue.categories, kueue.rules};
-  std::vector<problem> current;
+  problems_harness harness{make_section()};
 
-  explicit judge(bool workloads_on = true) { engine.set_enabled(std::string(workloads_category), workloads_on); }
+  explicit judge(bool workloads_on = true) {
+    harness.engine().set_enabled(std::string(workloads_category), workloads_on);
+  }
 
   const std::vector<problem>& at_time(fixture_cluster& cluster, const char* when) {
     view_context context = cluster.context();
     context.now = at(when);
-    engine.evaluate(context);
-    current = engine.current();
-    return current;
+    return harness.evaluate(context);
   }
 };
-
-const problem* find(const std::vector<problem>& problems, const std::string& name, const std::string& finding) {
-  for (const problem& p : problems) {
-    if (p.name == name && p.finding_id == finding) {
-      return &p;
-    }
-  }
-  return nullptr;
-}
 
 // A Cluster Queue stopped while a flavor it names is missing, in either order, as Kueue writes it:
 // the stop's reason first, every fault in the message (pkg/cache/scheduler/clusterqueue.go:317-318,
@@ -91,8 +83,10 @@ TEST_CASE("a Cluster Queue stopped and misconfigured is inactive for its fault, 
   CHECK_THAT(stopped.message, Catch::Contains("stays inactive when the stop is lifted"));
   // Generation 2: the stop may have come after the fault, or the fault after the stop; the
   // transition time tells neither, so the daemon's first sighting starts the 2 minutes.
-  CHECK(find(problems.at_time(cluster, "2026-11-29T10:00:00Z"), "gpu-a", "inactive") == nullptr);
-  const problem* while_stopped = find(problems.at_time(cluster, "2026-11-29T10:02:00Z"), "gpu-a", "inactive");
+  CHECK(problem_of(problems.at_time(cluster, "2026-11-29T10:00:00Z"), cluster_queue_kind, "gpu-a", "inactive") ==
+        nullptr);
+  const problem* while_stopped =
+      problem_of(problems.at_time(cluster, "2026-11-29T10:02:00Z"), cluster_queue_kind, "gpu-a", "inactive");
   REQUIRE(while_stopped != nullptr);
   CHECK(format_rfc3339(while_stopped->since) == "2026-11-29T10:00:00Z");
   CHECK_THAT(while_stopped->message, Catch::Contains("references missing ResourceFlavor(s): [h100]"));
@@ -112,8 +106,10 @@ status:
   CHECK(held.label == "Stopped");
   CHECK(held.message == "Can't admit new workloads: is stopped.");
   judge plain_problems;
-  CHECK(find(plain_problems.at_time(plain, "2026-11-29T09:00:00Z"), "held", "inactive") == nullptr);
-  CHECK(find(plain_problems.at_time(plain, "2026-11-29T12:00:00Z"), "held", "inactive") == nullptr);
+  CHECK(problem_of(plain_problems.at_time(plain, "2026-11-29T09:00:00Z"), cluster_queue_kind, "held", "inactive") ==
+        nullptr);
+  CHECK(problem_of(plain_problems.at_time(plain, "2026-11-29T12:00:00Z"), cluster_queue_kind, "held", "inactive") ==
+        nullptr);
 
   // The stop is lifted: the same fault under Kueue's next reason, still the same problem.
   cluster.load_yaml(stop_lifted);
@@ -121,15 +117,18 @@ status:
       cluster_queue_state(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "gpu-a"), cluster.context());
   CHECK(lifted.label == "Inactive");
   CHECK(lifted.reason == "FlavorNotFound");
-  const problem* inactive = find(problems.at_time(cluster, "2026-11-29T10:05:00Z"), "gpu-a", "inactive");
+  const problem* inactive =
+      problem_of(problems.at_time(cluster, "2026-11-29T10:05:00Z"), cluster_queue_kind, "gpu-a", "inactive");
   REQUIRE(inactive != nullptr);
   CHECK(format_rfc3339(inactive->since) == "2026-11-29T10:00:00Z");
 
   // A daemon started after the lift cannot tell when the fault began: it counts from its first
   // sight, not from the stop's time Kueue kept (clusterqueue_controller.go:538).
   judge restarted;
-  CHECK(find(restarted.at_time(cluster, "2026-11-29T11:00:00Z"), "gpu-a", "inactive") == nullptr);
-  CHECK(find(restarted.at_time(cluster, "2026-11-29T11:02:00Z"), "gpu-a", "inactive") != nullptr);
+  CHECK(problem_of(restarted.at_time(cluster, "2026-11-29T11:00:00Z"), cluster_queue_kind, "gpu-a", "inactive") ==
+        nullptr);
+  CHECK(problem_of(restarted.at_time(cluster, "2026-11-29T11:02:00Z"), cluster_queue_kind, "gpu-a", "inactive") !=
+        nullptr);
 }
 
 TEST_CASE("a Workload under a Cluster Queue stopped and misconfigured is held by a queue Kueue cannot use",
@@ -156,8 +155,10 @@ status:
   CHECK_THAT(reading.state.message, Catch::StartsWith("Waits because its Cluster Queue gpu-a is inactive: Can't "
                                                       "admit new workloads: is stopped, references missing"));
   judge problems;
-  CHECK(find(problems.at_time(cluster, "2026-11-29T10:00:00Z"), "train", "inadmissible") == nullptr);
-  CHECK(find(problems.at_time(cluster, "2026-11-29T10:05:00Z"), "train", "inadmissible") != nullptr);
+  CHECK(problem_of(problems.at_time(cluster, "2026-11-29T10:00:00Z"), workload_kind, "train", "inadmissible") ==
+        nullptr);
+  CHECK(problem_of(problems.at_time(cluster, "2026-11-29T10:05:00Z"), workload_kind, "train", "inadmissible") !=
+        nullptr);
 }
 
 TEST_CASE("a queue whose spec was never edited is dated from its Active condition", "[kueue][queues][problems]") {
@@ -181,10 +182,10 @@ status:
 )");
   judge problems;
   auto found = problems.at_time(cluster, "2026-11-29T10:00:00Z");
-  const problem* cluster_queue = find(found, "never-edited", "inactive");
+  const problem* cluster_queue = problem_of(found, cluster_queue_kind, "never-edited", "inactive");
   REQUIRE(cluster_queue != nullptr);
   CHECK(format_rfc3339(cluster_queue->since) == "2026-11-29T09:00:00Z");
-  const problem* local_queue = find(found, "orphan", "cluster-queue-missing");
+  const problem* local_queue = problem_of(found, local_queue_kind, "orphan", "cluster-queue-missing");
   REQUIRE(local_queue != nullptr);
   CHECK(format_rfc3339(local_queue->since) == "2026-11-29T09:00:00Z");
 }
@@ -205,7 +206,8 @@ status:
   - {type: Active, status: "False", reason: Stopped, message: LocalQueue is stopped, observedGeneration: 2, lastTransitionTime: "2026-11-29T09:00:00Z"}
 )");
   judge problems;
-  CHECK(find(problems.at_time(cluster, "2026-11-29T10:00:00Z"), "paused", "cluster-queue-missing") == nullptr);
+  CHECK(problem_of(problems.at_time(cluster, "2026-11-29T10:00:00Z"), local_queue_kind, "paused",
+                   "cluster-queue-missing") == nullptr);
   cluster.load_yaml(R"(
 apiVersion: kueue.x-k8s.io/v1beta2
 kind: LocalQueue
@@ -215,8 +217,10 @@ status:
   conditions:
   - {type: Active, status: "False", reason: ClusterQueueDoesNotExist, message: "Can't submit new workloads to clusterQueue", observedGeneration: 3, lastTransitionTime: "2026-11-29T09:00:00Z"}
 )");
-  CHECK(find(problems.at_time(cluster, "2026-11-29T10:30:00Z"), "paused", "cluster-queue-missing") == nullptr);
-  const problem* missing = find(problems.at_time(cluster, "2026-11-29T10:32:00Z"), "paused", "cluster-queue-missing");
+  CHECK(problem_of(problems.at_time(cluster, "2026-11-29T10:30:00Z"), local_queue_kind, "paused",
+                   "cluster-queue-missing") == nullptr);
+  const problem* missing = problem_of(problems.at_time(cluster, "2026-11-29T10:32:00Z"), local_queue_kind, "paused",
+                                      "cluster-queue-missing");
   REQUIRE(missing != nullptr);
   CHECK(format_rfc3339(missing->since) == "2026-11-29T10:30:00Z");
 }
@@ -253,11 +257,11 @@ status:
   }
   judge problems;
   auto early = problems.at_time(cluster, "2026-11-29T10:04:00Z");
-  CHECK(find(early, "train-Inadmissible", "inadmissible") == nullptr);
-  CHECK(find(early, "train-Suspended", "inadmissible") == nullptr);
+  CHECK(problem_of(early, workload_kind, "train-Inadmissible", "inadmissible") == nullptr);
+  CHECK(problem_of(early, workload_kind, "train-Suspended", "inadmissible") == nullptr);
   auto later = problems.at_time(cluster, "2026-11-29T10:05:00Z");
   for (const char* name : {"train-Inadmissible", "train-Suspended"}) {
-    const problem* inadmissible = find(later, name, "inadmissible");
+    const problem* inadmissible = problem_of(later, workload_kind, name, "inadmissible");
     INFO(name);
     REQUIRE(inadmissible != nullptr);
     CHECK(format_rfc3339(inadmissible->since) == "2026-11-29T10:00:00Z");
@@ -271,8 +275,10 @@ status:
   load(cluster, {workload(v1beta2, "ml", "late", "team",
                           {condition("QuotaReserved", "False", "Inadmissible", "ClusterQueue broken is inactive",
                                      "2026-11-29T10:30:00Z")})});
-  CHECK(find(problems.at_time(cluster, "2026-11-29T10:34:00Z"), "late", "inadmissible") == nullptr);
-  const problem* late = find(problems.at_time(cluster, "2026-11-29T10:35:00Z"), "late", "inadmissible");
+  CHECK(problem_of(problems.at_time(cluster, "2026-11-29T10:34:00Z"), workload_kind, "late", "inadmissible") ==
+        nullptr);
+  const problem* late =
+      problem_of(problems.at_time(cluster, "2026-11-29T10:35:00Z"), workload_kind, "late", "inadmissible");
   REQUIRE(late != nullptr);
   CHECK(format_rfc3339(late->since) == "2026-11-29T10:30:00Z");
 }
@@ -315,12 +321,12 @@ spec: {parentName: loop}
                                      "2026-11-29T09:00:00Z")})});
   judge problems;
   auto first = problems.at_time(cluster, "2026-11-29T10:00:00Z");
-  CHECK(find(first, "cycled", "inadmissible") == nullptr);
-  CHECK(find(first, "lost", "inadmissible") == nullptr);
+  CHECK(problem_of(first, workload_kind, "cycled", "inadmissible") == nullptr);
+  CHECK(problem_of(first, workload_kind, "lost", "inadmissible") == nullptr);
   auto later = problems.at_time(cluster, "2026-11-29T10:05:00Z");
-  REQUIRE(find(later, "cycled", "inadmissible") != nullptr);
-  CHECK(format_rfc3339(find(later, "cycled", "inadmissible")->since) == "2026-11-29T10:00:00Z");
-  REQUIRE(find(later, "lost", "inadmissible") != nullptr);
+  REQUIRE(problem_of(later, workload_kind, "cycled", "inadmissible") != nullptr);
+  CHECK(format_rfc3339(problem_of(later, workload_kind, "cycled", "inadmissible")->since) == "2026-11-29T10:00:00Z");
+  REQUIRE(problem_of(later, workload_kind, "lost", "inadmissible") != nullptr);
 }
 
 TEST_CASE("waiting for quota counts from when its queues became active again", "[kueue][workloads][problems]") {
@@ -348,8 +354,10 @@ status:
                                      "flavor default, 4 more needed",
                                      "2026-11-29T09:00:00Z")})});
   judge problems;
-  CHECK(find(problems.at_time(cluster, "2026-11-29T10:29:00Z"), "big", "waiting-for-quota") == nullptr);
-  const problem* waiting = find(problems.at_time(cluster, "2026-11-29T10:30:00Z"), "big", "waiting-for-quota");
+  CHECK(problem_of(problems.at_time(cluster, "2026-11-29T10:29:00Z"), workload_kind, "big", "waiting-for-quota") ==
+        nullptr);
+  const problem* waiting =
+      problem_of(problems.at_time(cluster, "2026-11-29T10:30:00Z"), workload_kind, "big", "waiting-for-quota");
   REQUIRE(waiting != nullptr);
   CHECK(format_rfc3339(waiting->since) == "2026-11-29T10:00:00Z");
 }

@@ -27,7 +27,7 @@ problem_rule not_ready_rule() {
           }};
 }
 
-const char* nodes = R"(
+const char* not_ready_nodes = R"(
 apiVersion: v1
 kind: Node
 metadata: {name: told, uid: u1}
@@ -48,7 +48,7 @@ status: {conditions: [{type: Ready, status: "True"}]}
 
 TEST_CASE("thresholds apply against the clock, with since from the object", "[problems]") {
   testing::fixture_cluster cluster(testing::at("2026-11-29T12:00:00Z"));
-  cluster.load_yaml(nodes);
+  cluster.load_yaml(not_ready_nodes);
   problem_engine engine({{"nodes", "Nodes", true}}, {not_ready_rule()});
 
   auto next = engine.evaluate(cluster.context());
@@ -75,7 +75,7 @@ TEST_CASE("thresholds apply against the clock, with since from the object", "[pr
 
 TEST_CASE("a finding that clears restarts its clock", "[problems]") {
   testing::fixture_cluster cluster(testing::at("2026-11-29T12:00:00Z"));
-  cluster.load_yaml(nodes);
+  cluster.load_yaml(not_ready_nodes);
   problem_engine engine({{"nodes", "Nodes", true}}, {not_ready_rule()});
   engine.evaluate(cluster.context());
   cluster.load_yaml(
@@ -94,7 +94,7 @@ TEST_CASE("a finding that clears restarts its clock", "[problems]") {
 
 TEST_CASE("a category that is off is not evaluated and holds nothing", "[problems]") {
   testing::fixture_cluster cluster(testing::at("2026-11-29T13:00:00Z"));
-  cluster.load_yaml(nodes);
+  cluster.load_yaml(not_ready_nodes);
   problem_engine engine({{"nodes", "Nodes", false}}, {not_ready_rule()});
   CHECK_FALSE(engine.enabled("nodes"));
   CHECK_FALSE(engine.evaluate(cluster.context()).has_value());
@@ -108,7 +108,7 @@ TEST_CASE("a category that is off is not evaluated and holds nothing", "[problem
 
 TEST_CASE("a rule that throws judges nothing and the others still run", "[problems]") {
   testing::fixture_cluster cluster(testing::at("2026-11-29T13:00:00Z"));
-  cluster.load_yaml(nodes);
+  cluster.load_yaml(not_ready_nodes);
   problem_rule throws{"nodes", {"", "Node"}, [](const cached_object&, const view_context&) -> std::vector<finding> {
                         throw std::runtime_error("boom");
                       }};
@@ -146,7 +146,7 @@ TEST_CASE("a rule with no object of its kind to judge waits for nothing it reads
 
 TEST_CASE("an evaluation a slice at a time answers the last finished pass until it ends", "[problems]") {
   testing::fixture_cluster cluster(testing::at("2026-11-29T12:10:00Z"));
-  cluster.load_yaml(nodes);
+  cluster.load_yaml(not_ready_nodes);
   testing::mark_complete(cluster);
   problem_engine engine({{"nodes", "Nodes", true}}, {not_ready_rule()});
   const std::uint64_t before = engine.generation();
@@ -196,7 +196,7 @@ TEST_CASE("an evaluation a slice at a time answers the last finished pass until 
 
 TEST_CASE("a category turned off during a sliced pass keeps nothing of it", "[problems]") {
   testing::fixture_cluster cluster(testing::at("2026-11-29T12:10:00Z"));
-  cluster.load_yaml(nodes);
+  cluster.load_yaml(not_ready_nodes);
   testing::mark_complete(cluster);
   problem_engine engine({{"nodes", "Nodes", true}}, {not_ready_rule()});
   engine.begin(cluster.context());

@@ -16,7 +16,7 @@ using sextant::testing::daemon_process;
 using sextant::testing::http_call;
 
 namespace {
-std::vector<std::string> demo_args() {
+std::vector<std::string> end_to_end_args() {
   return {"--snapshot",   (testing::source_dir() / "examples/demo-cluster").string(),
           "--now",        "2026-11-29T12:00:00Z",
           "--log-format", "json"};
@@ -24,7 +24,7 @@ std::vector<std::string> demo_args() {
 }  // namespace
 
 TEST_CASE("the daemon serves the demo cluster over HTTP", "[e2e]") {
-  daemon_process daemon(demo_args());
+  daemon_process daemon(end_to_end_args());
   auto sections = http_call(daemon.port(), "GET", "/api/v1/sections");
   REQUIRE(sections.status == 200);
   CHECK(sections.headers["content-type"] == "application/json");
@@ -67,7 +67,7 @@ TEST_CASE("the daemon serves the demo cluster over HTTP", "[e2e]") {
 }
 
 TEST_CASE("snapshot mode judges a category turned on before the PUT answers", "[e2e][problems]") {
-  daemon_process daemon(demo_args());
+  daemon_process daemon(end_to_end_args());
   auto before = json::parse(http_call(daemon.port(), "GET", "/api/v1/problems").body);
   CHECK(before["incomplete"] == false);
   CHECK(before["incompleteReason"].is_null());
@@ -93,7 +93,7 @@ TEST_CASE("snapshot mode judges a category turned on before the PUT answers", "[
 }
 
 TEST_CASE("keep-alive serves several requests on one connection", "[e2e]") {
-  daemon_process daemon(demo_args());
+  daemon_process daemon(end_to_end_args());
   boost::asio::io_context io;
   boost::asio::ip::tcp::socket socket(io);
   socket.connect({boost::asio::ip::make_address("127.0.0.1"), daemon.port()});
@@ -116,7 +116,7 @@ TEST_CASE("keep-alive serves several requests on one connection", "[e2e]") {
 }
 
 TEST_CASE("SIGTERM with an idle connection open still stops within 5 seconds", "[e2e]") {
-  daemon_process daemon(demo_args());
+  daemon_process daemon(end_to_end_args());
   boost::asio::io_context io;
   boost::asio::ip::tcp::socket idle(io);
   idle.connect({boost::asio::ip::make_address("127.0.0.1"), daemon.port()});

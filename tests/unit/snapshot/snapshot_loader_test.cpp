@@ -11,7 +11,7 @@ using namespace sextant;
 
 namespace {
 
-struct loader_fixture {
+struct text_loader {
   ingest_profiles profiles;
   object_store store;
   served_kinds served;
@@ -30,7 +30,7 @@ std::filesystem::path temp_dir(const std::string& name) {
   return dir;
 }
 
-void write(const std::filesystem::path& path, const std::string& text) {
+void write_file(const std::filesystem::path& path, const std::string& text) {
   std::filesystem::create_directories(path.parent_path());
   std::ofstream(path) << text;
 }
@@ -38,7 +38,7 @@ void write(const std::filesystem::path& path, const std::string& text) {
 }  // namespace
 
 TEST_CASE("single objects and multi-document YAML load", "[loader]") {
-  loader_fixture f;
+  text_loader f;
   f.load("a.yaml", R"(
 apiVersion: v1
 kind: Node
@@ -61,7 +61,7 @@ spec: {parallelism: 2}
 }
 
 TEST_CASE("YAML scalars are typed as Kubernetes' reader types them", "[loader]") {
-  loader_fixture f;
+  text_loader f;
   f.load("a.yaml", R"(
 apiVersion: v1
 kind: ConfigMap
@@ -82,7 +82,7 @@ data: {quoted: "1", plain: 1, float: 1.5, yes: true, nothing: null, quantity: 10
 }
 
 TEST_CASE("List and typed *List objects load their items", "[loader]") {
-  loader_fixture f;
+  text_loader f;
   f.load("pods.json", R"({"apiVersion":"v1","kind":"PodList","metadata":{"resourceVersion":"9"},
     "items":[{"metadata":{"name":"p1","namespace":"a"}},{"metadata":{"name":"p2","namespace":"a"}}]})");
   f.load("mixed.yaml", R"(
@@ -104,7 +104,7 @@ items:
 }
 
 TEST_CASE("kubectl cluster-info dump output: concatenated lists with logs between", "[loader]") {
-  loader_fixture f;
+  text_loader f;
   f.load("dump.json", R"({
     "kind": "NodeList", "apiVersion": "v1", "metadata": {},
     "items": [{"metadata": {"name": "n1"}}]
@@ -127,10 +127,10 @@ some { unbalanced log line
 
 TEST_CASE("a file that cannot be parsed is reported by path and line and skipped", "[loader]") {
   auto dir = temp_dir("broken");
-  write(dir / "good.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n");
-  write(dir / "bad.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: [unclosed\n");
-  write(dir / "bad.json", "{\"apiVersion\": \"v1\",\n \"kind\": \"Node\",\n \"metadata\": {\"name\": \"x\",}}\n");
-  write(dir / "notes.txt", "ignored: not a snapshot file");
+  write_file(dir / "good.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n");
+  write_file(dir / "bad.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: [unclosed\n");
+  write_file(dir / "bad.json", "{\"apiVersion\": \"v1\",\n \"kind\": \"Node\",\n \"metadata\": {\"name\": \"x\",}}\n");
+  write_file(dir / "notes.txt", "ignored: not a snapshot file");
   ingest_profiles profiles;
   object_store store;
   served_kinds served;
@@ -149,7 +149,7 @@ TEST_CASE("a file that cannot be parsed is reported by path and line and skipped
 }
 
 TEST_CASE("objects without kind or name are reported and the rest loads", "[loader]") {
-  loader_fixture f;
+  text_loader f;
   f.load("x.yaml", R"(
 apiVersion: v1
 kind: Node
@@ -175,7 +175,7 @@ metadata: {name: fine}
 }
 
 TEST_CASE("duplicate objects keep the newer resourceVersion and are reported", "[loader]") {
-  loader_fixture f;
+  text_loader f;
   f.load("a.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n1, resourceVersion: \"20\", labels: {from: a}}\n");
   f.load("b.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n1, resourceVersion: \"7\", labels: {from: b}}\n");
   f.load("c.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n2, resourceVersion: \"1\"}\n");
@@ -188,7 +188,7 @@ TEST_CASE("duplicate objects keep the newer resourceVersion and are reported", "
 }
 
 TEST_CASE("CRDs make their kinds served; unknown kinds still load", "[loader]") {
-  loader_fixture f;
+  text_loader f;
   f.load("crd.yaml", R"(
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -225,7 +225,7 @@ spec:
 }
 
 TEST_CASE("managedFields and last-applied-configuration are dropped at ingest", "[loader]") {
-  loader_fixture f;
+  text_loader f;
   f.load("a.yaml", R"(
 apiVersion: v1
 kind: Node
@@ -263,7 +263,7 @@ TEST_CASE("the upstream CRDs all load and make their kinds served", "[loader][up
 
 TEST_CASE("a broken document is reported by its line and the documents around it still load", "[loader]") {
   // "," alone is the stream that sends yaml-cpp 0.7's LoadAll into an endless loop.
-  loader_fixture f;
+  text_loader f;
   f.load("x.yaml",
          "apiVersion: v1\nkind: Node\nmetadata: {name: first}\n---\n,\n---\n"
          "apiVersion: v1\nkind: Node\nmetadata: {name: [unclosed\n---\n"
@@ -275,7 +275,7 @@ TEST_CASE("a broken document is reported by its line and the documents around it
 }
 
 TEST_CASE("an empty or blank file loads nothing and reports nothing", "[loader]") {
-  loader_fixture f;
+  text_loader f;
   f.load("empty.json", "");
   f.load("blank.json", " \n\t\n");
   f.load("empty.yaml", "");
@@ -284,7 +284,7 @@ TEST_CASE("an empty or blank file loads nothing and reports nothing", "[loader]"
 }
 
 TEST_CASE("a broken value in a JSON stream is reported and the values after it still load", "[loader]") {
-  loader_fixture f;
+  text_loader f;
   f.load("dump.json",
          "{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\"}}\n"
          "{\"kind\":\"Node\" \"apiVersion\":\"v1\"}\n"
@@ -297,12 +297,12 @@ TEST_CASE("a broken value in a JSON stream is reported and the values after it s
 
 TEST_CASE("a file with one broken document among good ones counts as read", "[loader]") {
   auto dir = temp_dir("mixed");
-  write(dir / "mixed.yaml",
-        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n"
-        "apiVersion: v1\nkind: Node\nmetadata: {name: [unclosed\n---\n"
-        "apiVersion: v1\nkind: Node\nmetadata: {name: n2}\n---\n"
-        "apiVersion: v1\nkind: Node\nmetadata: {name: n3}\n---\n"
-        "apiVersion: v1\nkind: Node\nmetadata: {name: [also unclosed\n");
+  write_file(dir / "mixed.yaml",
+             "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n"
+             "apiVersion: v1\nkind: Node\nmetadata: {name: [unclosed\n---\n"
+             "apiVersion: v1\nkind: Node\nmetadata: {name: n2}\n---\n"
+             "apiVersion: v1\nkind: Node\nmetadata: {name: n3}\n---\n"
+             "apiVersion: v1\nkind: Node\nmetadata: {name: [also unclosed\n");
   ingest_profiles profiles;
   object_store store;
   served_kinds served;
@@ -320,7 +320,7 @@ TEST_CASE("a file with one broken document among good ones counts as read", "[lo
 // (issue 32: a 30 000-digit scalar overflowed std::regex's recursion and killed the daemon at
 // start, with no log line).
 TEST_CASE("a plain YAML scalar of 30 000 digits loads as text, beside the objects around it", "[loader][hostile]") {
-  loader_fixture f;
+  text_loader f;
   const std::string digits(30000, '7');
   const std::string float_like = "1." + std::string(30000, '5') + "e3";
   f.loader.load_text(
@@ -338,7 +338,7 @@ TEST_CASE("a plain YAML scalar of 30 000 digits loads as text, beside the object
 }
 
 TEST_CASE("plain YAML scalars are still typed as YAML 1.2's core schema types them", "[loader]") {
-  loader_fixture f;
+  text_loader f;
   f.loader.load_text("numbers.yaml", R"(
 apiVersion: v1
 kind: ConfigMap
