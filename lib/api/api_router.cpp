@@ -189,6 +189,20 @@ std::unique_ptr<answer_work> api_router::dispatch(const api_request& request, co
         ok.body = "ok\n";
         return ok;
       });
+    case api_route::ca_certificate:
+      return read_only("/.well-known/sextant/ca.crt", [&] {
+        if (auto bad = only_params(target, {})) {
+          return *bad;
+        }
+        if (state_.tls_ca_pem.empty()) {
+          return error_response(404, "NotFound",
+                                "this daemon serves no certificate of its own making (--tls=self-signed)");
+        }
+        api_response ca;
+        ca.content_type = "application/x-pem-file";
+        ca.body = state_.tls_ca_pem;
+        return ca;
+      });
     case api_route::readyz:
       return read_only("/readyz", [&] { return only_params(target, {}).value_or(readiness()); });
     case api_route::metrics:

@@ -13,6 +13,7 @@ enum class api_route {
   healthz,           // /healthz
   readyz,            // /readyz
   metrics,           // /metrics
+  ca_certificate,    // /.well-known/sextant/ca.crt: the CA of --tls=self-signed
   sections,          // /api/v1/sections
   problems,          // /api/v1/problems
   problem_settings,  // /api/v1/settings/problems
@@ -40,6 +41,9 @@ inline route_match match_route(const std::vector<std::string>& segments) {
     if (s[0] == "metrics") {
       return {api_route::metrics, {}, {}};
     }
+  }
+  if (s.size() == 3 && s[0] == ".well-known" && s[1] == "sextant" && s[2] == "ca.crt") {
+    return {api_route::ca_certificate, {}, {}};
   }
   if (s.size() < 3 || s[0] != "api" || s[1] != "v1") {
     return {api_route::outside_api, {}, {}};

@@ -19,6 +19,7 @@
 #include "auth/authenticator.hpp"
 #include "auth/authorizer.hpp"
 #include "auth/request_access.hpp"
+#include "http/self_signed_tls.hpp"
 #include "kube/connection_choice.hpp"
 #include "kube/document_poller.hpp"
 #include "kube/live_source.hpp"
@@ -26,6 +27,7 @@
 #include "runtime/watch_plan.hpp"
 #include "sections/registry.hpp"
 #include "snapshot/snapshot_loader.hpp"
+#include "util/file.hpp"
 #include "util/scope_guard.hpp"
 #include "util/supervised_spawn.hpp"
 
@@ -65,7 +67,7 @@ constexpr const char* http_duration_metric = "sextant_http_request_duration_seco
 // Probes stay open to anyone: the kubelet sends no token.
 bool open_to_anyone(const std::string& target) {
   const std::string path = target.substr(0, target.find('?'));
-  return path == "/healthz" || path == "/readyz";
+  return path == "/healthz" || path == "/readyz" || path == "/.well-known/sextant/ca.crt";
 }
 
 std::pair<std::string, unsigned short> split_listen(const std::string& listen) {
@@ -149,12 +151,14 @@ void app::start() {
                               config_.tls_cert,
                               config_.tls_key};
   options.large_answers_off_loop = true;
+  options.tls_self_signed = make_own_certificate();
   options.head_timeout_seconds = config_.request_head_timeout_seconds;
   options.max_connections_per_client = config_.max_connections_per_client;
   server_ =
       std::make_unique<http_server>(io_, options, [this](api_request request) { return answer(std::move(request)); });
   server_->start();
-  spdlog::info("serving the API on {}://{}:{}", config_.tls_cert.empty() ? "http" : "https", host, server_->port());
+  spdlog::info("serving the API on {}://{}:{}", effective_tls(config_) == "off" ? "http" : "https", host,
+               server_->port());
   start_probes();
   if (config_.snapshot.empty()) {
     evaluate_problems_now();
@@ -164,6 +168,31 @@ void app::start() {
   // From here on the loop serves. The load and the first evaluation above ran before it, so they
   // are start-up, not stalls (counted, they were the 0.45 s worst stall of every snapshot run).
   monitor_->start();
+}
+
+std::optional<self_signed_tls> app::make_own_certificate() {
+  if (effective_tls(config_) != "self-signed") {
+    return std::nullopt;
+  }
+  const std::vector<std::string> names = self_signed_names(config_.tls_sans);
+  auto made = make_self_signed_tls(names);
+  if (auto* error = std::get_if<std::string>(&made)) {
+    throw std::runtime_error(*error);
+  }
+  self_signed_tls& own = std::get<self_signed_tls>(made);
+  if (!config_.tls_ca_file.empty()) {
+    if (std::string error = write_file_atomically(config_.tls_ca_file, own.ca_pem); !error.empty()) {
+      throw std::runtime_error("--tls-ca-file: " + error);
+    }
+  }
+  state_->tls_ca_pem = own.ca_pem;
+  std::string listed;
+  for (const std::string& name : names) {
+    listed += (listed.empty() ? "" : ", ") + name;
+  }
+  spdlog::info("made a self-signed certificate for {}; its CA (SHA-256 {}) is served at /.well-known/sextant/ca.crt{}",
+               listed, own.ca_sha256, config_.tls_ca_file.empty() ? "" : " and written to " + config_.tls_ca_file);
+  return std::move(own);
 }
 
 asio::awaitable<api_response> app::answer(api_request request) {

@@ -55,6 +55,8 @@ class app {
   // the permissions it needs (SubjectAccessReviews) before it is served.
   boost::asio::awaitable<api_response> answer_caller(api_request request);
   void start_access_control();
+  // --tls=self-signed: the CA and certificate made for this run, the CA published (state, file).
+  std::optional<self_signed_tls> make_own_certificate();
   void warn_anyone_may_read();
   void load_settings();
   void read_settings_file();

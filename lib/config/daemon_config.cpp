@@ -6,6 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "http/self_signed_tls.hpp"
 #include "util/file.hpp"
 
 namespace sextant {
@@ -175,11 +176,38 @@ const std::vector<option_entry>& entries() {
          }
          c.metrics_permission_path = v;
        }},
+      {{"tls", "--tls",
+        "files: HTTPS with --tls-cert and --tls-key; self-signed: HTTPS with a CA and certificate made at start "
+        "(the CA is served at /.well-known/sextant/ca.crt and written to --tls-ca-file); off: plain HTTP "
+        "(default: files when --tls-cert is given, else off)"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         check_one_of(v, {"files", "self-signed", "off"}, where);
+         c.tls = v;
+       }},
       {{"tlsCert", "--tls-cert",
         "Serve HTTPS with this PEM certificate chain (re-read when it changes; with --tls-key)"},
        [](daemon_config& c, const std::string& v, const std::string&) { c.tls_cert = v; }},
       {{"tlsKey", "--tls-key", "The PEM private key of --tls-cert (re-read when it changes)"},
        [](daemon_config& c, const std::string& v, const std::string&) { c.tls_key = v; }},
+      {{"tlsSan", "--tls-san",
+        "With --tls=self-signed: more names of the certificate, comma-separated DNS names or IP addresses (the "
+        "Service's names, the Pod's IP); localhost, 127.0.0.1, ::1 and the host name are always in"},
+       [](daemon_config& c, const std::string& v, const std::string& where) {
+         c.tls_sans.clear();
+         std::size_t from = 0;
+         while (from <= v.size()) {
+           const std::size_t comma = std::min(v.find(',', from), v.size());
+           std::string name = v.substr(from, comma - from);
+           if (std::string why = check_certificate_name(name); !why.empty()) {
+             throw config_error(where + ": " + why);
+           }
+           c.tls_sans.push_back(std::move(name));
+           from = comma + 1;
+         }
+       }},
+      {{"tlsCaFile", "--tls-ca-file",
+        "With --tls=self-signed: write the CA callers should trust to this file at start (PEM)"},
+       [](daemon_config& c, const std::string& v, const std::string&) { c.tls_ca_file = v; }},
       {{"maxClientConnections", "--max-client-connections",
         "Connections one client address (an IPv6 /64) may hold; past it its own idle connection makes room, else "
         "503 (default: half of --max-connections)"},
@@ -396,7 +424,25 @@ std::string check_access_settings(const daemon_config& config) {
   if (config.tls_cert.empty() != config.tls_key.empty()) {
     return "--tls-cert and --tls-key go together: name both files, or neither";
   }
+  const std::string tls = effective_tls(config);
+  if (tls == "files" && config.tls_cert.empty()) {
+    return "--tls=files serves the certificate of --tls-cert and --tls-key: name both files (or say --tls=self-signed)";
+  }
+  if (tls != "files" && !config.tls_cert.empty()) {
+    return "--tls-cert and --tls-key are served with --tls=files, not --tls=" + tls;
+  }
+  if (tls != "self-signed" && (!config.tls_sans.empty() || !config.tls_ca_file.empty())) {
+    return std::string(config.tls_sans.empty() ? "--tls-ca-file" : "--tls-san") +
+           " is about the certificate the daemon makes: it goes with --tls=self-signed, not --tls=" + tls;
+  }
   return {};
+}
+
+std::string effective_tls(const daemon_config& config) {
+  if (!config.tls.empty()) {
+    return config.tls;
+  }
+  return config.tls_cert.empty() ? "off" : "files";
 }
 
 std::string usage_text() {

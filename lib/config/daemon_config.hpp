@@ -42,8 +42,14 @@ struct daemon_config {
   // The non-resource URL a caller needs `get` on to read /metrics: sextantd's own by default,
   // since `get /metrics` also lets its holder scrape the API server and every kubelet.
   std::string metrics_permission_path = "/sextant/metrics";
+  // How the API port speaks (README "TLS"): "files" (HTTPS with --tls-cert/--tls-key),
+  // "self-signed" (HTTPS with a CA and certificate the daemon makes at start) or "off" (plain
+  // HTTP); empty = files when --tls-cert is given, else off.
+  std::string tls;
   std::string tls_cert;  // PEM files: serve HTTPS, reloaded when they change
   std::string tls_key;
+  std::vector<std::string> tls_sans;  // more names of the self-signed certificate (--tls-san a,b)
+  std::string tls_ca_file;            // where the self-signed CA is written for callers
   // Bounds on what callers may hold or ask (README "Reliability").
   int max_connections_per_client = 0;       // 0: half of max_connections
   int request_head_timeout_seconds = 10;    // a request's head, from its first byte
@@ -53,12 +59,16 @@ struct daemon_config {
   int invalid_tokens_per_minute = 30;       // TokenReviews of invalid tokens, per client
 };
 
+// The TLS mode in force: "files", "self-signed" or "off".
+std::string effective_tls(const daemon_config& config);
+
 // The caller checks in force: "kubernetes" or "none".
 std::string effective_auth(const daemon_config& config);
 // Whether an ADDRESS:PORT listens on loopback only (127.0.0.0/8, ::1, localhost).
 bool loopback_listen(const std::string& listen);
 // The combinations refused at start: --auth=none off loopback without --insecure-allow-anyone,
-// --auth=kubernetes without a cluster to ask (--snapshot), one of --tls-cert/--tls-key alone.
+// --auth=kubernetes without a cluster to ask (--snapshot), one of --tls-cert/--tls-key alone,
+// a TLS flag that the --tls mode does not use.
 // Returns the error sentence, or empty.
 std::string check_access_settings(const daemon_config& config);
 

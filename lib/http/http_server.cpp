@@ -18,6 +18,7 @@
 #include "http/client_address.hpp"
 #include "http/descriptor_limit.hpp"
 #include "http/response_head.hpp"
+#include "http/write_in_turn.hpp"
 #include "kube/asio.hpp"
 #include "util/log_throttle.hpp"
 #include "util/scope_guard.hpp"
@@ -289,12 +290,18 @@ http_server::http_server(asio::io_context& io, http_server_options options, hand
 
 http_server::~http_server() = default;
 
+std::uint64_t http_server::answers_written_off_loop() const { return bulk_ ? bulk_->writes() : 0; }
+
 void http_server::start() {
   if (std::string error = ensure_descriptors(static_cast<std::size_t>(options_.max_connections)); !error.empty()) {
     throw std::runtime_error(error);
   }
   if (!options_.tls_cert.empty()) {
     tls_ = std::make_unique<serving_tls>(options_.tls_cert, options_.tls_key);
+  } else if (options_.tls_self_signed) {
+    tls_ = std::make_unique<serving_tls>(*options_.tls_self_signed);
+  }
+  if (tls_) {
     if (std::string error = tls_->load(); !error.empty()) {
       throw std::runtime_error(error);
     }
@@ -320,7 +327,7 @@ void http_server::start() {
     throw std::system_error(ec, "cannot listen on " + where);
   }
   bound_port_ = acceptor_.local_endpoint().port();
-  if (options_.large_answers_off_loop && !tls_) {
+  if (options_.large_answers_off_loop) {
     bulk_ = std::make_unique<bulk_writer>();
   }
   accept_pause_ = std::make_unique<asio::steady_timer>(io_);
@@ -608,15 +615,21 @@ template <class Stream>
 asio::awaitable<boost::system::error_code> http_server::send_answer(Stream& stream,
                                                                     std::array<asio::const_buffer, 2> parts,
                                                                     std::chrono::seconds timeout) {
-  if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
-    if (bulk_ && asio::buffer_size(parts) >= bulk_writer::min_bytes) {
+  if (bulk_ && asio::buffer_size(parts) >= bulk_writer::min_bytes) {
+    if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
       co_return co_await bulk_->write(stream.socket(), parts, timeout);
+    } else {
+      co_return co_await bulk_->write(stream, parts, timeout);  // the TLS session is lent too
     }
   }
   beast::get_lowest_layer(stream).expires_after(timeout);
-  auto [error, written] = co_await asio::async_write(stream, parts, use_tuple);
-  (void)written;
-  co_return error;
+  if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
+    auto [error, written] = co_await asio::async_write(stream, parts, use_tuple);
+    (void)written;
+    co_return error;
+  } else {
+    co_return co_await write_in_turn(stream, parts);  // not both at once: see write_in_turn.hpp
+  }
 }
 
 void http_server::finish(const std::shared_ptr<session>& connection) {

@@ -18,13 +18,14 @@
 //   logged once per 10 s with the count of repeats.
 // `stop()` closes the listener, lets requests in flight finish, closes idle connections at once
 // and any left after the grace period. With a certificate and key it serves HTTPS only, and
-// picks up a renewed certificate for new connections.
+// picks up a renewed certificate for new connections; or HTTPS with a certificate the daemon made.
 #include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -51,9 +52,11 @@ struct http_server_options {
   // Both set: HTTPS with this certificate chain and key (serving_tls reloads them on change).
   std::string tls_cert = {};
   std::string tls_key = {};
+  // Else, when set: HTTPS with the certificate the daemon made (--tls=self-signed).
+  std::optional<self_signed_tls> tls_self_signed = {};
   // Answers of bulk_writer::min_bytes (256 KB) and more are written on a thread of their own
-  // (plain HTTP only), so that the loop's other connections, probes among them, do not wait
-  // behind them.
+  // (over TLS too: encrypted there), so that the loop's other connections, probes among them, do
+  // not wait behind them.
   bool large_answers_off_loop = false;
   // Seconds a request's head may take from its first byte (the idle timeout bounds the body).
   int head_timeout_seconds = 10;
@@ -79,6 +82,8 @@ class http_server {
   void stop(std::function<void()> on_stopped);
 
   std::size_t open_connections() const { return sessions_.size(); }
+  // Answers written off the loop by the bulk writer so far.
+  std::uint64_t answers_written_off_loop() const;
   // Accepts that failed (descriptors out, and the like) since start.
   std::uint64_t accept_failures() const { return accept_failures_; }
   // Idle connections closed to make room for new ones.
@@ -123,8 +128,8 @@ class http_server {
   bool stopping_ = false;
   std::function<void()> on_stopped_;
   std::unique_ptr<boost::asio::steady_timer> grace_timer_;
-  std::unique_ptr<serving_tls> tls_;   // set with --tls-cert and --tls-key
-  std::unique_ptr<bulk_writer> bulk_;  // set with large_answers_off_loop, without TLS
+  std::unique_ptr<serving_tls> tls_;   // set when serving HTTPS
+  std::unique_ptr<bulk_writer> bulk_;  // set with large_answers_off_loop
 };
 
 }  // namespace sextant

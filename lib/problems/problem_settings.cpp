@@ -1,14 +1,11 @@
 #include "problems/problem_settings.hpp"
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
-#include <fcntl.h>
-#include <unistd.h>
-
+#include "util/file.hpp"
 #include "util/json.hpp"
 
 namespace sextant {
@@ -54,36 +51,7 @@ std::string problem_settings_file::save(const std::map<std::string, bool>& enabl
     document["categories"][id] = json{{"enabled", on}};
   }
   const std::string text = document.dump(2) + "\n";
-  const std::filesystem::path temporary = path_.string() + ".tmp";
-  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    return "cannot write " + temporary.string() + ": " + std::strerror(errno);
-  }
-  std::size_t written = 0;
-  while (written < text.size()) {
-    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      std::string error = "cannot write " + temporary.string() + ": " + std::strerror(errno);
-      ::close(fd);
-      ::unlink(temporary.c_str());
-      return error;
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    std::string error = "cannot flush " + temporary.string() + ": " + std::strerror(errno);
-    ::unlink(temporary.c_str());
-    return error;
-  }
-  if (std::rename(temporary.c_str(), path_.c_str()) != 0) {
-    std::string error = "cannot replace " + path_.string() + ": " + std::strerror(errno);
-    ::unlink(temporary.c_str());
-    return error;
-  }
-  return {};
+  return write_file_atomically(path_, text);
 }
 
 }  // namespace sextant

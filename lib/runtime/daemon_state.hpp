@@ -69,6 +69,9 @@ struct daemon_state {
   bool per_caller_views = false;
   // The non-resource URL a caller needs `get` on to read /metrics (--metrics-permission-path).
   std::string metrics_permission_path = "/sextant/metrics";
+  // With --tls=self-signed: the CA of the daemon-made certificate, served to anyone at
+  // /.well-known/sextant/ca.crt (empty: that path answers 404).
+  std::string tls_ca_pem;
 
   // Where the objects come from: a snapshot (the default: ready, no logs) or, set by the app, the
   // live cluster. Readiness, demand, pod logs and settings changes are asked of it.

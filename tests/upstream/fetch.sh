@@ -52,6 +52,10 @@ files[crds/appwrapper]="config/crd/bases/workload.codeflare.dev_appwrappers.yaml
 module[crds/prometheus-operator]=github.com/prometheus-operator/prometheus-operator
 files[crds/prometheus-operator]="example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml
   example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml"
+# cert-manager's Certificate and Issuer, of which deploy/cert-manager/ holds an example
+# (check_chart.sh validates it). Its CRDs carry Helm templates in label values and comments.
+module[crds/cert-manager]=github.com/cert-manager/cert-manager
+files[crds/cert-manager]="deploy/crds/crd-certificates.yaml deploy/crds/crd-issuers.yaml"
 # The operators' generated webhook manifests, for `testcluster --kueue-webhooks/--jobset-webhooks`,
 # which registers them by URL with the controller the tests run.
 module[webhooks/kueue]=sigs.k8s.io/kueue

@@ -79,6 +79,19 @@ TEST_CASE("health, readiness and metrics answer", "[router]") {
                                Catch::Contains("sextant_http_requests_total{route=\"/healthz\",code=\"200\"}"));
 }
 
+TEST_CASE("the CA of a self-signed certificate is served to anyone, and 404 without one", "[router][tls]") {
+  router_fixture f;
+  auto none = f.get("/.well-known/sextant/ca.crt");
+  CHECK(none.status == 404);
+  CHECK_THAT(router_fixture::body(none)["error"]["message"].get<std::string>(), Catch::Contains("--tls=self-signed"));
+  f.state.tls_ca_pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+  auto ca = f.get("/.well-known/sextant/ca.crt");
+  CHECK(ca.status == 200);
+  CHECK(ca.content_type == "application/x-pem-file");
+  CHECK(ca.body == f.state.tls_ca_pem);
+  CHECK(f.get("/.well-known/sextant/ca.crt?x=1").status == 400);
+}
+
 TEST_CASE("sections lists core always, and what the cluster serves", "[router]") {
   router_fixture f;
   auto response = f.get("/api/v1/sections");

@@ -9,6 +9,7 @@ TEST_CASE("a target's segments name its route family", "[router][match]") {
   CHECK(match_route({"healthz"}).route == api_route::healthz);
   CHECK(match_route({"readyz"}).route == api_route::readyz);
   CHECK(match_route({"metrics"}).route == api_route::metrics);
+  CHECK(match_route({".well-known", "sextant", "ca.crt"}).route == api_route::ca_certificate);
   CHECK(match_route({"api", "v1", "sections"}).route == api_route::sections);
   CHECK(match_route({"api", "v1", "problems"}).route == api_route::problems);
   CHECK(match_route({"api", "v1", "settings", "problems"}).route == api_route::problem_settings);

@@ -43,3 +43,29 @@ TEST_CASE("auth mode none only on loopback, unless anyone is explicitly allowed"
   CHECK_THAT(check_access_settings(parsed({"--tls-cert", "c.pem"})), Catch::Contains("--tls-key"));
   CHECK(check_access_settings(parsed({"--tls-cert", "c.pem", "--tls-key", "k.pem"})).empty());
 }
+
+TEST_CASE("the TLS mode: files with a certificate given, self-signed on request, and flags that fit the mode",
+          "[tls][config]") {
+  CHECK(effective_tls(parsed({})) == "off");
+  CHECK(effective_tls(parsed({"--tls-cert", "c.pem", "--tls-key", "k.pem"})) == "files");
+  CHECK(effective_tls(parsed({"--tls=self-signed"})) == "self-signed");
+  CHECK_THROWS_WITH(parsed({"--tls=on"}), Catch::Contains("--tls") && Catch::Contains("files, self-signed, off"));
+
+  daemon_config own = parsed(
+      {"--tls=self-signed", "--tls-san", "sextantd.sextant.svc,10.0.0.7", "--tls-ca-file", "/run/sextantd/ca.crt"});
+  CHECK(own.tls_sans == std::vector<std::string>{"sextantd.sextant.svc", "10.0.0.7"});
+  CHECK(check_access_settings(own).empty());
+  CHECK_THROWS_WITH(parsed({"--tls-san", "a.b,,c"}), Catch::Contains("--tls-san") && Catch::Contains("empty"));
+  CHECK_THROWS_WITH(parsed({"--tls-san", "sextantd svc"}),
+                    Catch::Contains("--tls-san") && Catch::Contains("\"sextantd svc\""));
+
+  CHECK_THAT(check_access_settings(parsed({"--tls=files"})), Catch::Contains("--tls-cert"));
+  CHECK_THAT(check_access_settings(parsed({"--tls=self-signed", "--tls-cert", "c.pem", "--tls-key", "k.pem"})),
+             Catch::Contains("--tls=files"));
+  CHECK_THAT(check_access_settings(parsed({"--tls=off", "--tls-cert", "c.pem", "--tls-key", "k.pem"})),
+             Catch::Contains("--tls=files"));
+  CHECK_THAT(check_access_settings(parsed({"--tls-san", "x.svc"})), Catch::Contains("--tls=self-signed"));
+  CHECK_THAT(check_access_settings(
+                 parsed({"--tls=files", "--tls-cert", "c.pem", "--tls-key", "k.pem", "--tls-ca-file", "ca.crt"})),
+             Catch::Contains("--tls-ca-file") && Catch::Contains("--tls=self-signed"));
+}
