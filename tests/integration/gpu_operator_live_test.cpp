@@ -432,7 +432,18 @@ TEST_CASE("the GPU Operator's precompiled driver DaemonSet and NVIDIA Driver obj
 
   sextantd_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
   REQUIRE(live.wait_ready(std::chrono::seconds(60)));
-  json view = view_when(live, policy_view, [](const json& v) { return label_is(v, "Ready"); });
+  // The operator may call the policy ready on the driver pods before the DaemonSet controller has
+  // counted them ready in the DaemonSet's status, and may roll the DaemonSet once more: the test
+  // goes on running pods as a kubelet would until the DaemonSet's own status says rolled out.
+  json view = wait_for(
+      [&] {
+        run_operands(admin);
+        return live.get(policy_view);
+      },
+      [](const json& v) {
+        return label_is(v, "Ready") && component_row(v, "driver").value("status", "") == "rolled out";
+      },
+      std::chrono::seconds(60));
   INFO(view.dump().substr(0, 4000));
   json driver = component_row(view, "driver");
   CHECK(driver.value("exists", json()) == json(true));
@@ -513,7 +524,10 @@ TEST_CASE("the GPU Operator's precompiled driver DaemonSet and NVIDIA Driver obj
   INFO(driver_ready.dump());
   CHECK(condition_of(driver_ready, "Ready").value("reason", "") == "Reconciled");
   CHECK(condition_of(driver_ready, "Ready").value("message", "") == "All resources have been successfully reconciled");
-  json ready_view = view_when(live, driver_view, [](const json& v) { return label_is(v, "Ready"); });
+  // As with the policy, the state is written before the conditions: wait for both.
+  json ready_view = view_when(live, driver_view, [](const json& v) {
+    return label_is(v, "Ready") && v["state"].value("reason", json()) == json("Reconciled");
+  });
   INFO(ready_view.dump().substr(0, 4000));
   CHECK(ready_view["state"] == json{{"label", "Ready"},
                                     {"reason", "Reconciled"},
