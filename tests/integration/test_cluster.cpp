@@ -185,10 +185,18 @@ long long test_cluster::compact() {
   return done.body().value("revision", 0LL);
 }
 
-void test_cluster::restart_apiserver() {
-  answer done = control_post(env("CONTROL"), "/restart-apiserver");
+void test_cluster::restart_apiserver(bool kill) {
+  answer done = control_post(env("CONTROL"), kill ? "/restart-apiserver?signal=KILL" : "/restart-apiserver");
   if (!done.ok()) {
     throw std::runtime_error("restart-apiserver: " + std::to_string(done.status) + " " + done.text + done.error);
+  }
+}
+
+void test_cluster::restart_etcd(std::chrono::milliseconds down) {
+  const std::string seconds = std::to_string(static_cast<double>(down.count()) / 1000.0);
+  answer done = control_post(env("CONTROL"), "/restart-etcd?downSeconds=" + seconds);
+  if (!done.ok()) {
+    throw std::runtime_error("restart-etcd: " + std::to_string(done.status) + " " + done.text + done.error);
   }
 }
 
