@@ -14,6 +14,7 @@
 #include "api/answer_key.hpp"
 #include "api/gzip_body.hpp"
 #include "api/list_query.hpp"
+#include "api/out_of_date.hpp"
 #include "api/resource_views.hpp"
 #include "api/route_answers.hpp"
 #include "api/route_match.hpp"
@@ -269,6 +270,12 @@ api_response api_router::readiness() {
         names += (names.empty() ? "" : ", ") + name;
       }
       ok.body += "forbidden, so not read: " + names + "\n";
+    }
+    // Ready too, since what was read is served; but the views say what may be out of date.
+    for (const kind_key& type : state_.store.kinds()) {
+      if (std::string stale = out_of_date_reason(state_.store, type); !stale.empty()) {
+        ok.body += type.to_string() + " " + stale + "\n";
+      }
     }
     return ok;
   }
