@@ -82,6 +82,7 @@ net::awaitable<void> reflector::pause() {
 void reflector::mark_synced() {
   synced_ = true;
   last_error_.clear();
+  store_.set_interrupted(type_, std::nullopt);
   metrics_.set(
       reflector_metrics::last_sync, {{"resource", name_}},
       static_cast<double>(std::chrono::duration_cast<std::chrono::seconds>(wall_.now().time_since_epoch()).count()));
@@ -102,9 +103,15 @@ void reflector::mark_failure(const api_error& error, const char* during) {
     store_.replace_all(type_, {});
     store_.set_completeness(type_,
                             list_completeness{list_completeness::state::unreadable, "forbidden: " + error.message});
-    synced_ = true;  // nothing more will come; readiness must not wait for it
+    synced_ = true;                               // nothing more will come; readiness must not wait for it
+    store_.set_interrupted(type_, std::nullopt);  // nothing is shown to be out of date
     spdlog::warn("watch {}: {} is forbidden: {}", name_, during, error.message);
     return;
+  }
+  if (synced_) {
+    // What the cache holds was current when this began: views say it may be out of date until
+    // a watch is open again (the first failure's time and words are kept).
+    store_.set_interrupted(type_, watch_interruption{wall_.now(), last_error_});
   }
   if (error.code == 404 && on_not_found_) {
     on_not_found_();
@@ -379,6 +386,7 @@ net::awaitable<reflector::loop_state> reflector::open_watch() {
   }
   if (opened.stream) {
     stream_ = std::move(opened.stream);
+    store_.set_interrupted(type_, std::nullopt);  // current again from the version watched on
     co_return loop_state::watching;
   }
   restart_watch_ = true;

@@ -395,3 +395,35 @@ TEST_CASE("the backoff doubles with jitter up to its cap and starts over after a
   CHECK(reset >= 800);
   CHECK(reset < 1600);
 }
+
+TEST_CASE("while a synced kind's watch is broken the store marks it out of date, from the first failure on",
+          "[kube][reflector][out-of-date]") {
+  harness h;
+  h.script->answer_list_page(page({pod("a", "10")}, "10"));
+  auto stream = h.script->answer_watch();
+  REQUIRE(h.settle([&] { return h.watch->synced() && h.script->watch_calls.size() == 1; }));
+  CHECK_FALSE(h.store.interrupted(pod_type).has_value());
+
+  const time_point broke_at = h.wall.now();
+  stream->end(watch_item::kind::failed, api_error{0, {}, "connection reset by peer"});
+  h.script->refuse_watch(0, {}, "connection refused");  // the server is restarting
+  REQUIRE(h.settle([&] { return h.script->watch_calls.size() == 3; }));
+  // Still marked, since the first failure, in its words; the objects stay.
+  REQUIRE(h.store.interrupted(pod_type).has_value());
+  CHECK(h.store.interrupted(pod_type)->since == broke_at);
+  CHECK_THAT(h.store.interrupted(pod_type)->reason, Catch::Contains("connection reset by peer"));
+  CHECK(h.names() == std::vector<std::string>{"a@10"});
+
+  // The third watch (waiting for its answer) opens: current again.
+  h.script->answer_watch();
+  REQUIRE(h.settle([&] { return !h.store.interrupted(pod_type).has_value(); }));
+  CHECK(h.script->watch_calls.size() == 3);
+}
+
+TEST_CASE("a kind never listed is not read yet rather than out of date", "[kube][reflector][out-of-date]") {
+  harness h;
+  h.script->refuse_list(503, "ServiceUnavailable", "etcd is down");
+  REQUIRE(h.settle([&] { return h.script->list_calls.size() == 2; }));
+  CHECK_FALSE(h.watch->synced());
+  CHECK_FALSE(h.store.interrupted(pod_type).has_value());
+}
