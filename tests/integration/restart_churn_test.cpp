@@ -24,13 +24,22 @@ double watch_metric(const live_harness& live, const char* name, const std::strin
   return live.metric(name, {{"resource", resource}});
 }
 
+const kind_key pod_type{"", "Pod"};
+
 // Runs the daemon's loop while `fault` runs beside it, so that the watches meet the fault as it
-// happens; fails the test when the fault does.
-void run_beside(live_harness& live, const std::function<void()>& fault) {
+// happens; fails the test when the fault does. Returns whether the cached Pods were marked out
+// of date at some point meanwhile (what the views and /readyz then say).
+bool run_beside(live_harness& live, const std::function<void()>& fault) {
   auto done = std::async(std::launch::async, fault);
-  REQUIRE(live.run_until([&] { return done.wait_for(std::chrono::seconds(0)) == std::future_status::ready; },
-                         std::chrono::minutes(3)));
+  bool marked = false;
+  REQUIRE(live.run_until(
+      [&] {
+        marked = marked || live.store.interrupted(pod_type).has_value();
+        return done.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+      },
+      std::chrono::minutes(3)));
   done.get();
+  return marked;
 }
 
 }  // namespace
@@ -44,9 +53,10 @@ TEST_CASE("the API server killed and restarted ten times during churn, once with
   REQUIRE(live.run_until([&] { return live.ready(); }));
 
   background_churn churn(cluster.server(), cluster.env("CA_CRT"), cluster.admin_token(), 35, churn_per_second);
+  int marked_out_of_date = 0;
   for (int round = 0; round < 10; ++round) {
     INFO("restart " << round + 1);
-    run_beside(live, [&cluster, round] {
+    marked_out_of_date += run_beside(live, [&cluster, round] {
       if (round == 4) {
         // etcd down for two seconds under a running API server, then the API server too.
         cluster.restart_etcd(std::chrono::seconds(2));
@@ -63,6 +73,10 @@ TEST_CASE("the API server killed and restarted ten times during churn, once with
   admin_client after = cluster.admin();
   REQUIRE(cache_equals_server(live, after, std::chrono::seconds(30)));
   CHECK(live.ready());
+  // Each outage was said while it lasted (a restart so quick that no watch failed says nothing),
+  // and nothing is said once the watches are open again.
+  CHECK(marked_out_of_date >= 5);
+  REQUIRE(live.run_until([&] { return !live.store.interrupted(pod_type).has_value(); }));
   CHECK(watch_metric(live, kube::reflector_metrics::watch_restarts, "pods") >= 10);
   CHECK(watch_metric(live, kube::reflector_metrics::watch_restarts, "jobs.batch") >= 10);
 }
