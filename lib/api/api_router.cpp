@@ -352,7 +352,7 @@ std::unique_ptr<answer_work> api_router::cached(
     hidden = [this](const join_span& span) { return hidden_for(span); };
   }
   if (const cached_answer* hit = cache.find(key, state_)) {
-    hit->stamp.ask_documents(state_);
+    hit->stamp.ask_again(state_);
     return answer_now(caller_copy(*hit, route, hidden));
   }
   std::shared_ptr<answer_job> job =

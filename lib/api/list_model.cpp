@@ -106,6 +106,7 @@ void list_render::finish(const view_context& context) {
   objects_.clear();
   objects_.shrink_to_fit();
   model_.stamp = view_stamp(reads_, state_, rendered_at_);
+  model_.stamp.ask_again(state_);
   index_model(model_);
   result_ = std::make_shared<const list_model>(std::move(model_));
   done_ = true;

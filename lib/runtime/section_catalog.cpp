@@ -6,7 +6,21 @@
 
 namespace sextant {
 
-section_catalog::section_catalog(std::vector<section> sections) : sections_(std::move(sections)) {}
+section_catalog::section_catalog(std::vector<section> sections) : sections_(std::move(sections)) {
+  // As the watch plan merges them: a kind any resource watches always is not read on demand,
+  // even where another section lists it (the Queue section's Pods and Jobs).
+  std::set<kind_key> always;
+  for (const section& s : sections_) {
+    for (const resource_def& r : s.resources) {
+      if (r.type.kind.empty()) {
+        continue;
+      }
+      (r.on_demand_category.empty() ? always : read_on_demand_).insert(r.type);
+    }
+    read_on_demand_.insert(s.reads_on_demand.begin(), s.reads_on_demand.end());
+  }
+  std::erase_if(read_on_demand_, [&](const kind_key& type) { return always.contains(type); });
+}
 
 const section* section_catalog::find_section(const std::string& id) const {
   for (const section& s : sections_) {

@@ -2,6 +2,7 @@
 // The registered sections, and the questions the API asks of them: which are listed for what
 // the cluster serves, which resource a route names, which resource shows a kind.
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@ class section_catalog {
   std::optional<std::string> path_for(const kind_key& type, std::string_view namespace_, std::string_view name,
                                       const served_kinds& served) const;
 
+  // Whether a kind is read on demand (its resource names an on_demand_category, or a section
+  // lists it in section::reads_on_demand): a view that read it asks the source for it.
+  bool read_on_demand(const kind_key& type) const { return read_on_demand_.contains(type); }
+
   // The version the daemon reads a kind in: its section's preference among the versions the
   // cluster serves it in (or, when the kind is not served, its group), else the preferred one.
   std::string version_for(const kind_key& type, const served_kinds& served) const;
@@ -54,6 +59,7 @@ class section_catalog {
 
  private:
   std::vector<section> sections_;
+  std::set<kind_key> read_on_demand_;
 };
 
 }  // namespace sextant
