@@ -100,7 +100,12 @@ transition after_watch_read(watching current, outcome happened) {
       if (happened.error.gone()) {
         return {empty{consistent(std::move(current.plan)), true, true}, version_gone()};
       }
-      // Unlike a refused watch, even a 403 event only re-watches (after the backoff).
+      if (happened.error.code == 403) {
+        // As for a refused watch: the kind was emptied as unreadable, so once allowed it is
+        // listed again. A re-watch alone would bring only later changes and leave the kind
+        // empty and "forbidden" while events flowed.
+        return {backing_off{empty{std::move(current.plan), true, true}}, refusal_effects(happened.error, "watch")};
+      }
       return {backing_off{listed{std::move(current.plan), true}}, refusal_effects(happened.error, "watch")};
     case kind::watch_broken:
       return {backing_off{listed{std::move(current.plan), true}}, broken_watch()};

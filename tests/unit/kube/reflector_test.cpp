@@ -275,6 +275,22 @@ TEST_CASE("a watch forbidden after the list empties the kind and lists again onc
   CHECK(h.store.completeness(pod_type).complete());
 }
 
+TEST_CASE("a watch whose stream says forbidden empties the kind and lists it again once allowed", "[kube][reflector]") {
+  harness h;
+  h.script->answer_list_page(page({pod("a", "5")}, "5"));
+  auto stream = h.script->answer_watch();
+  REQUIRE(h.settle([&] { return h.script->watch_calls.size() == 1; }));
+  stream->event("ERROR", status(403, "Forbidden", "pods is forbidden"));
+  REQUIRE(h.settle([&] { return h.store.completeness(pod_type).value == list_completeness::state::unreadable; }));
+  CHECK(h.store.count(pod_type) == 0);
+  // Allowed again: listed afresh, not only watched for later changes.
+  h.script->answer_list_page(page({pod("a", "9"), pod("b", "9")}, "9"));
+  h.script->answer_watch();
+  REQUIRE(h.settle([&] { return h.script->list_calls.size() == 2 && h.script->watch_calls.size() == 2; }));
+  CHECK(h.names() == std::vector<std::string>{"a@9", "b@9"});
+  CHECK(h.store.completeness(pod_type).complete());
+}
+
 TEST_CASE("a 404 asks for discovery again", "[kube][reflector]") {
   harness h;
   h.script->answer_list_page(page({}, "5"));

@@ -163,10 +163,10 @@ TEST_CASE("after reading a watch: re-watch at once on a clean end, relist on 410
       {[] { return watching_from("0"); }, happening::watch_closed, 0, false, "listed(list from \"0\")", "none"},
       {[] { return watching_from("0"); }, happening::watch_error_event, 410, false,
        "empty(list from \"\", relist, rewatch)", "relist gone"},
-      // An ERROR event with 403 makes the kind unreadable but, unlike a refused watch, only
-      // re-watches after the backoff.
+      // An ERROR event with 403 makes the kind unreadable and, as a refused watch, lists again
+      // after the backoff.
       {[] { return watching_from("0"); }, happening::watch_error_event, 403, false,
-       "backing off, then listed(list from \"0\", rewatch)", "unreadable, failed in watch"},
+       "backing off, then empty(list from \"0\", relist, rewatch)", "unreadable, failed in watch"},
       {[] { return watching_from("0"); }, happening::watch_error_event, 404, false,
        "backing off, then listed(list from \"0\", rewatch)", "not found, failed in watch"},
       {[] { return watching_from(""); }, happening::watch_error_event, 500, false,
