@@ -240,13 +240,14 @@ class read_deadline {
   read_deadline(std::shared_ptr<void> keep_connection, tcp::socket& socket, std::chrono::seconds limit)
       : timer_(socket.get_executor()), expired_(std::make_shared<bool>(false)) {
     timer_.expires_after(limit);
-    timer_.async_wait([keep = std::move(keep_connection), &socket, expired = expired_](const boost::system::error_code& ec) {
-      if (!ec) {
-        *expired = true;
-        boost::system::error_code ignored;
-        socket.cancel(ignored);
-      }
-    });
+    timer_.async_wait(
+        [keep = std::move(keep_connection), &socket, expired = expired_](const boost::system::error_code& ec) {
+          if (!ec) {
+            *expired = true;
+            boost::system::error_code ignored;
+            socket.cancel(ignored);
+          }
+        });
   }
   ~read_deadline() { timer_.cancel(); }
   read_deadline(const read_deadline&) = delete;
@@ -290,7 +291,9 @@ http_server::http_server(asio::io_context& io, http_server_options options, hand
 
 http_server::~http_server() = default;
 
-std::uint64_t http_server::answers_written_off_loop() const { return bulk_ ? bulk_->writes() : 0; }
+std::uint64_t http_server::answers_written_off_loop() const {
+  return bulk_ ? bulk_->writes() : 0;
+}
 
 void http_server::start() {
   if (std::string error = ensure_descriptors(static_cast<std::size_t>(options_.max_connections)); !error.empty()) {
@@ -516,9 +519,9 @@ asio::awaitable<void> http_server::exchange_requests(Stream& stream, std::shared
       if (expired) {
         failed = error_response(408, "RequestTimeout", late);
       } else if (error == http::error::body_limit) {
-        failed = error_response(
-            413, "BadRequest",
-            "the request body is larger than " + std::to_string(options_.max_request_bytes) + " bytes");
+        failed =
+            error_response(413, "BadRequest",
+                           "the request body is larger than " + std::to_string(options_.max_request_bytes) + " bytes");
       } else if (error == http::error::header_limit) {
         failed = error_response(431, "BadRequest", "the request headers are too large");
       } else if (error == http::error::end_of_stream || error == asio::error::operation_aborted ||
@@ -548,8 +551,8 @@ asio::awaitable<void> http_server::exchange_requests(Stream& stream, std::shared
       if (body_error || deadline.expired()) {
         const auto promised = parser.content_length();
         read_failed(body_error, deadline.expired(),
-                    "the request body was not received within " + std::to_string(options_.idle_timeout_seconds) +
-                        " s" + (promised ? " (Content-Length promised " + std::to_string(*promised) + " bytes)" : ""));
+                    "the request body was not received within " + std::to_string(options_.idle_timeout_seconds) + " s" +
+                        (promised ? " (Content-Length promised " + std::to_string(*promised) + " bytes)" : ""));
       }
     }
     if (quiet_end) {
