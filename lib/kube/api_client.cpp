@@ -1,3 +1,5 @@
+// Over 400 lines because connecting (TCP, TLS, credentials and their refresh), whole answers and
+// streams share one connection pool and its counting; each part is short.
 #include "kube/api_client.hpp"
 
 #include <array>

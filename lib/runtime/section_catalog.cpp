@@ -1,6 +1,7 @@
 #include "runtime/section_catalog.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "util/object_names.hpp"
 
@@ -112,6 +113,26 @@ std::string section_catalog::version_for(const kind_key& type, const served_kind
     }
   }
   return preference.empty() ? std::string() : preference.front();
+}
+
+std::string section_catalog::plural_for(const kind_key& type, const served_kinds& served) const {
+  if (const served_kind* kind = served.find(type); kind != nullptr && !kind->plural.empty()) {
+    return kind->plural;  // discovery's word; a snapshot's inferred kinds have none
+  }
+  for (const section& s : sections_) {
+    for (const resource_def& resource : s.resources) {
+      if (resource.type == type && !resource.plural.empty()) {
+        return resource.plural;
+      }
+    }
+  }
+  // A kind neither served nor shown: the API's usual plural. Asked of the authorizer, a wrong
+  // guess is denied, which hides rather than shows.
+  std::string plural;
+  for (char c : type.kind) {
+    plural += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return plural + "s";
 }
 
 ingest_profiles section_catalog::profiles() const {

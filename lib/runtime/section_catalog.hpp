@@ -44,6 +44,9 @@ class section_catalog {
   // The version the daemon reads a kind in: its section's preference among the versions the
   // cluster serves it in (or, when the kind is not served, its group), else the preferred one.
   std::string version_for(const kind_key& type, const served_kinds& served) const;
+  // How the authorizer names a kind: the plural discovery gives, else a section's resource's,
+  // else the API's usual plural (a wrong guess is denied, which hides rather than shows).
+  std::string plural_for(const kind_key& type, const served_kinds& served) const;
 
   // The ingest profiles every section declares, with the labels they index, and what other
   // sections read of each kind (section::reads) merged in.
