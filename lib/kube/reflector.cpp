@@ -1,3 +1,5 @@
+// A little over 400 lines: the coroutine steps of each loop state (list, open, read, wait) and
+// the effects they apply are one I/O shell around reflector_transitions' pure decisions.
 #include "kube/reflector.hpp"
 
 #include <map>
