@@ -71,7 +71,13 @@ std::chrono::seconds reflector::watch_timeout() {
 
 net::awaitable<void> reflector::pause() {
   phase_ = phase::backing_off;
-  const std::chrono::milliseconds delay = backoff_.next(wall_.now());
+  std::chrono::milliseconds delay = backoff_.next(wall_.now());
+  if (retry_after_) {
+    const std::chrono::milliseconds asked = std::min(*retry_after_, options_.retry_after_cap);
+    std::uniform_int_distribution<std::int64_t> spread(0, asked.count() / 2);
+    delay = std::max(delay, asked + std::chrono::milliseconds(spread(random_)));
+    retry_after_.reset();
+  }
   if (options_.sleep) {
     co_await options_.sleep(delay);
   } else {
@@ -97,6 +103,7 @@ void reflector::set_truncated() {
 
 void reflector::mark_failure(const api_error& error, const char* during) {
   last_error_ = std::string(during) + ": " + error.describe();
+  retry_after_ = error.retry_after;
   if (error.code == 403) {
     // Not allowed to read the kind: what is cached cannot be trusted to be current either.
     store_.replace_all(type_, {});
@@ -173,7 +180,7 @@ net::awaitable<reflector::step> reflector::streaming_list(std::unique_ptr<watch_
   watch_request request;
   request.send_initial_events = true;
   request.timeout = watch_timeout();
-  request.idle_timeout = request.timeout + options_.idle_grace;
+  request.idle_timeout = options_.watch_silence;
   watch_open opened = co_await source_->watch(request);
   if (stopped_) {
     co_return step{};
@@ -372,7 +379,7 @@ net::awaitable<reflector::loop_state> reflector::open_watch() {
   watch_request request;
   request.resource_version = resource_version_;
   request.timeout = watch_timeout();
-  request.idle_timeout = request.timeout + options_.idle_grace;
+  request.idle_timeout = options_.watch_silence;
   watch_open opened = co_await source_->watch(request);
   if (stopped_) {
     co_return loop_state::listed;
