@@ -17,27 +17,9 @@ using namespace sextant::integration;
 namespace {
 
 const kind_key pod_type{"", "Pod"};
-const kind_key job_type{"batch", "Job"};
 
 double resource_metric(const live_harness& live, const char* name, const std::string& resource) {
   return live.metric(name, {{"resource", resource}});
-}
-
-// Waits until the cache holds exactly what the server lists now.
-bool converges(live_harness& live, admin_client& admin, std::chrono::seconds limit = std::chrono::seconds(15)) {
-  auto pods = listed(admin, "/api/v1/pods");
-  auto jobs = listed(admin, "/apis/batch/v1/jobs");
-  bool equal = live.run_until([&] { return live.cached(pod_type) == pods && live.cached(job_type) == jobs; }, limit);
-  CHECK(live.cached(pod_type) == pods);
-  CHECK(live.cached(job_type) == jobs);
-  return equal;
-}
-
-void create_pods(admin_client& admin, const std::string& ns, const std::string& prefix, int count) {
-  for (int i = 0; i < count; ++i) {
-    answer created = admin.post("/api/v1/namespaces/" + ns + "/pods", pod_object(ns, prefix + std::to_string(i)));
-    REQUIRE(created.ok());
-  }
 }
 
 }  // namespace

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds bin/faultproxy (the fault-injecting proxy of the fault tests, see main.go). Standard
+# library only: no module is downloaded, so there is no go.sum. Skipped while the binary is
+# newer than its sources; concurrent callers take turns (flock).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cache="${SEXTANT_CACHE:-$HOME/.cache/sextant}/go"
+bin="$here/bin/faultproxy"
+
+mkdir -p "$here/bin"
+exec 9>"$here/bin/.build.lock"
+flock 9
+
+if [[ -x "$bin" ]] && [[ -z "$(find "$here" -maxdepth 1 -newer "$bin" \( -name '*.go' -o -name go.mod -o -name build.sh \) -print -quit)" ]]; then
+    exit 0
+fi
+command -v go >/dev/null || { echo "build.sh: go is not on PATH" >&2; exit 1; }
+export GOMODCACHE="$cache/mod" GOCACHE="$cache/build"
+export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" GOPROXY=off
+cd "$here"
+go build -trimpath -o "$bin.tmp" .
+mv -f "$bin.tmp" "$bin"
+echo "build.sh: built bin/faultproxy" >&2
