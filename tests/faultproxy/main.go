@@ -91,6 +91,20 @@ type proxy struct {
 
 type connKey struct{}
 
+func newProxy(upstream string, roots *x509.CertPool) *proxy {
+	return &proxy{
+		upstream: upstream,
+		start:    time.Now(),
+		open:     map[*record]context.CancelFunc{},
+		dropped:  map[*record]bool{},
+		transport: &http.Transport{
+			TLSClientConfig:     &tls.Config{RootCAs: roots},
+			DisableCompression:  true, // watch lines pass as the API server wrote them
+			MaxIdleConnsPerHost: 32,
+		},
+	}
+}
+
 func (p *proxy) now() int64 { return time.Since(p.start).Milliseconds() }
 
 // take consumes one use of the first armed fault of `kind` that matches; nil when none does.
@@ -378,17 +392,7 @@ func main() {
 	if !roots.AppendCertsFromPEM(caPEM) {
 		log.Fatalf("%s holds no certificate", *upstreamCA)
 	}
-	p := &proxy{
-		upstream: *upstream,
-		start:    time.Now(),
-		open:     map[*record]context.CancelFunc{},
-		dropped:  map[*record]bool{},
-		transport: &http.Transport{
-			TLSClientConfig:     &tls.Config{RootCAs: roots},
-			DisableCompression:  true, // watch lines pass as the API server wrote them
-			MaxIdleConnsPerHost: 32,
-		},
-	}
+	p := newProxy(*upstream, roots)
 	caFile := filepath.Join(*dir, "ca.crt")
 	cert, err := selfSigned(caFile)
 	if err != nil {
