@@ -38,9 +38,9 @@ struct request_options {
 struct http_reply {
   int status = 0;  // 0: no HTTP answer; `error` says why
   std::string content_type;
-  std::string retry_after;  // the Retry-After header of a refusal (429, 503), as sent
   std::string body;
   std::string error;
+  std::string retry_after{};  // the Retry-After header of a refusal (429, 503), as sent
 };
 
 struct stream_chunk {
@@ -61,10 +61,10 @@ class body_stream {
 struct stream_reply {
   int status = 0;
   std::string content_type;
-  std::string retry_after;
   std::string body;  // the whole body of a non-200 answer (a Status, usually)
   std::string error;
   std::unique_ptr<body_stream> stream;  // set for a 200
+  std::string retry_after{};
 };
 
 class api_client {
