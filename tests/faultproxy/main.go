@@ -15,12 +15,14 @@
 // writes DIR/proxy.env (URL, CA_CRT, CONTROL) and then DIR/ready. The control port (plain
 // HTTP, loopback) takes:
 //
-//	POST /fault?kind=stall|cut|status&match=PATH&verb=watch|get|any&count=N&code=C&retryAfter=S
+//	POST /fault?kind=stall|cut|status&match=PATH&verb=list|watch|any&count=N&code=C&retryAfter=S
 //	POST /drop                       reset every open watch at once (a partition's end)
 //	POST /clear                      forget every armed fault
 //	GET  /requests                   every request so far, as JSON (see record)
 //
-// PATH is matched exactly against the request's path ("/api/v1/pods"); empty matches all.
+// PATH is matched exactly against the request's path ("/api/v1/pods"); empty matches all. A
+// list is any GET that is not a watch, or a streaming list (a watch with sendInitialEvents); a
+// watch is any other watch.
 // Only the Go standard library is used.
 package main
 
@@ -69,7 +71,7 @@ type record struct {
 	Method     string `json:"method"`
 	Path       string `json:"path"`
 	Query      string `json:"query"`
-	Watch      bool   `json:"watch"`
+	Watch      bool   `json:"watch"`      // a watch, not a streaming list
 	Status     int    `json:"status"`     // what the daemon was answered (0 while in flight)
 	Fault      string `json:"fault"`      // "", "status", "stall", "cut", "drop"
 	RetryAfter int    `json:"retryAfter"` // seconds, for a status fault that said so
@@ -108,6 +110,7 @@ func newProxy(upstream string, roots *x509.CertPool) *proxy {
 func (p *proxy) now() int64 { return time.Since(p.start).Milliseconds() }
 
 // take consumes one use of the first armed fault of `kind` that matches; nil when none does.
+// `watch` is false for a list, streaming or not.
 func (p *proxy) take(kind, path string, watch bool) *fault {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -115,7 +118,7 @@ func (p *proxy) take(kind, path string, watch bool) *fault {
 		if f.Kind != kind || (f.Match != "" && f.Match != path) {
 			continue
 		}
-		if (f.Verb == "watch" && !watch) || (f.Verb == "get" && watch) {
+		if (f.Verb == "watch" && !watch) || (f.Verb == "list" && watch) {
 			continue
 		}
 		f.Count--
@@ -139,6 +142,11 @@ func isWatch(r *http.Request) bool {
 	return w == "1" || w == "true"
 }
 
+// A streaming list is a watch that starts with the whole collection: a list for the tests.
+func isStreamingList(r *http.Request) bool {
+	return isWatch(r) && r.URL.Query().Get("sendInitialEvents") == "true"
+}
+
 var hopByHop = map[string]bool{
 	"Connection": true, "Keep-Alive": true, "Proxy-Authenticate": true, "Proxy-Authorization": true,
 	"Te": true, "Trailer": true, "Transfer-Encoding": true, "Upgrade": true,
@@ -146,7 +154,8 @@ var hopByHop = map[string]bool{
 
 func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	watch := isWatch(r)
-	rec := &record{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Watch: watch, StallMs: -1, EndMs: -1}
+	plainWatch := watch && !isStreamingList(r)
+	rec := &record{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Watch: plainWatch, StallMs: -1, EndMs: -1}
 	p.mu.Lock()
 	rec.ID = len(p.records)
 	rec.Ms = p.now()
@@ -154,7 +163,7 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.mu.Unlock()
 	defer func() { p.update(rec, func(r *record) { r.EndMs = p.now() }) }()
 
-	if f := p.take("status", r.URL.Path, watch); f != nil {
+	if f := p.take("status", r.URL.Path, plainWatch); f != nil {
 		p.refuse(w, rec, f)
 		return
 	}
@@ -198,7 +207,7 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.Copy(w, resp.Body)
 		return
 	}
-	p.relayWatch(w, r, rec, resp.Body)
+	p.relayWatch(w, r, rec, resp.Body, plainWatch)
 }
 
 // refuse answers as a loaded API server does: a Status, and Retry-After when asked for.
@@ -225,7 +234,7 @@ func (p *proxy) refuse(w http.ResponseWriter, rec *record, f *fault) {
 
 // relayWatch passes a watch on line by line (one event a line), stalling or cutting it when a
 // fault armed for it says so.
-func (p *proxy) relayWatch(w http.ResponseWriter, r *http.Request, rec *record, body io.Reader) {
+func (p *proxy) relayWatch(w http.ResponseWriter, r *http.Request, rec *record, body io.Reader, plain bool) {
 	flusher, _ := w.(http.Flusher)
 	flush := func() {
 		if flusher != nil {
@@ -240,7 +249,7 @@ func (p *proxy) relayWatch(w http.ResponseWriter, r *http.Request, rec *record, 
 		})
 		<-r.Context().Done() // silent until the client gives up (or the proxy stops)
 	}
-	if p.take("stall", r.URL.Path, true) != nil {
+	if p.take("stall", r.URL.Path, plain) != nil {
 		stall()
 		return
 	}
@@ -248,11 +257,11 @@ func (p *proxy) relayWatch(w http.ResponseWriter, r *http.Request, rec *record, 
 	for {
 		line, err := lines.ReadBytes('\n')
 		if len(line) > 0 {
-			if p.take("stall", r.URL.Path, true) != nil {
+			if p.take("stall", r.URL.Path, plain) != nil {
 				stall()
 				return
 			}
-			if !bytes.Contains(line, []byte(`"type":"BOOKMARK"`)) && p.take("cut", r.URL.Path, true) != nil {
+			if !bytes.Contains(line, []byte(`"type":"BOOKMARK"`)) && p.take("cut", r.URL.Path, plain) != nil {
 				w.Write(line[:len(line)/2])
 				flush()
 				p.update(rec, func(r *record) { r.Fault = "cut" })

@@ -56,7 +56,7 @@ func arm(t *testing.T, control *httptest.Server, query string) {
 
 func TestStatusFaultAnswersWithRetryAfterThenForwards(t *testing.T) {
 	_, front, control := start(t, make(chan string))
-	arm(t, control, "kind=status&match=/api/v1/pods&verb=get&count=1&code=429&retryAfter=2")
+	arm(t, control, "kind=status&match=/api/v1/pods&verb=list&count=1&code=429&retryAfter=2")
 	resp, err := http.Get(front.URL + "/api/v1/pods?limit=500")
 	if err != nil {
 		t.Fatal(err)

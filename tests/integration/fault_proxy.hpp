@@ -24,7 +24,7 @@ struct proxied_request {
   long long ms = 0;
   std::string path;
   std::string query;
-  bool watch = false;
+  bool watch = false;  // a watch; a streaming list (sendInitialEvents) counts as a list
   int status = 0;
   std::string fault;    // "", "status", "stall", "cut", "drop"
   int retry_after = 0;  // seconds, of a status fault that said so
@@ -43,8 +43,8 @@ class fault_proxy {
   // `config` (the cluster's, from a kubeconfig) sent through the proxy instead: same credentials.
   kube::connection_config through(kube::connection_config config) const;
 
-  // The next `count` requests to `path` ("/api/v1/pods"; "" for any) of `verb` ("watch", "get"
-  // for a list or get, "any") are answered `code`, with Retry-After `retry_after` seconds if > 0.
+  // The next `count` requests to `path` ("/api/v1/pods"; "" for any) of `verb` ("list": paged or
+  // streaming; "watch"; "any") are answered `code`, with Retry-After `retry_after` seconds if > 0.
   void refuse(const std::string& path, const std::string& verb, int count, int code, int retry_after = 0);
   // The next watch line (or new watch) of `path` is not passed on, nor anything after it.
   void stall(const std::string& path, int count = 1);
@@ -62,7 +62,8 @@ class fault_proxy {
   std::map<std::string, std::string> env_;
 };
 
-// Requests to `path` (lists and watches both when `watch` is unset) from `since_ms` on.
+// Requests to `path` (lists, streaming or paged, and watches both when `watch` is unset) from
+// `since_ms` on.
 std::vector<proxied_request> requests_to(const std::vector<proxied_request>& all, const std::string& path,
                                          std::optional<bool> watch = std::nullopt, long long since_ms = 0);
 

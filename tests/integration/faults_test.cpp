@@ -25,11 +25,25 @@ double pods_metric(const live_harness& live, const char* name) {
   return live.metric(name, {{"resource", "pods"}});
 }
 
-// Lists of a collection (not discovery's GETs): the daemon's list target always asks a limit.
+// Lists of a collection, paged (the daemon always asks a limit) or streaming (a watch sending
+// the initial events): not discovery's GETs.
 std::size_t lists_since(const std::vector<proxied_request>& all, long long since_ms) {
   return static_cast<std::size_t>(std::count_if(all.begin(), all.end(), [&](const proxied_request& r) {
-    return !r.watch && r.ms >= since_ms && r.query.find("limit=") != std::string::npos;
+    return !r.watch && r.ms >= since_ms &&
+           (r.query.find("limit=") != std::string::npos || r.query.find("sendInitialEvents=true") != std::string::npos);
   }));
+}
+
+// The lists counted by lists_since, one a line, to say which they were when there should be none.
+std::string lists_described(const std::vector<proxied_request>& all, long long since_ms) {
+  std::string out;
+  for (const proxied_request& r : all) {
+    if (!r.watch && r.ms >= since_ms &&
+        (r.query.find("limit=") != std::string::npos || r.query.find("sendInitialEvents=true") != std::string::npos)) {
+      out += std::to_string(r.ms) + " ms " + r.path + "?" + r.query + " -> " + std::to_string(r.status) + "\n";
+    }
+  }
+  return out;
 }
 
 // The first request the proxy recorded with `fault`, once there is one (the loop runs meanwhile).
@@ -133,8 +147,10 @@ TEST_CASE("a connection reset halfway through a watch event loses and duplicates
   CHECK(live.store.count(faulted_pods) == 10 + 1 + 5 - 1);
   REQUIRE(live.store.get(faulted_pods, "ml", "cut-0") != nullptr);
   const std::vector<proxied_request> all = proxy.requests();
-  CHECK(requests_to(all, pods_path, false, cut->ms).empty());  // resumed from its version, not relisted
-  CHECK(requests_to(all, pods_path, true, cut->ms + 1).size() >= 1);
+  // The cut watch (a streaming list that had turned into the watch) resumed from its version.
+  INFO(lists_described(all, cut->end_ms));
+  CHECK(lists_since(all, cut->end_ms) == 0);
+  CHECK(requests_to(all, pods_path, true, cut->end_ms).size() >= 1);
   CHECK(pods_metric(live, kube::reflector_metrics::watch_restarts) >= 1);
   CHECK(live.ready());
 }
@@ -147,7 +163,7 @@ TEST_CASE("429 with Retry-After on lists and watches: no retry before it, no hot
   create_pods(admin, "ml", "before-", 10);
   fault_proxy proxy(cluster);
   // The first three lists of Pods are throttled, each asking for 2 s.
-  proxy.refuse(pods_path, "get", 3, 429, 2);
+  proxy.refuse(pods_path, "list", 3, 429, 2);
   live_harness live(proxy.through(kubeconfig(cluster.env("KUBECONFIG_TOKEN"))), {core::make_section()});
   // Meanwhile readiness says which kind it still waits for.
   REQUIRE(live.run_until(
@@ -177,7 +193,7 @@ TEST_CASE("429 with Retry-After on lists and watches: no retry before it, no hot
   // Watches throttled too: the Pod watch breaks, and its next two opens are refused.
   proxy.refuse(pods_path, "watch", 2, 429, 2);
   proxy.cut(pods_path);
-  const long long mark = proxy_now(proxy);
+  const long long mark = proxy_now(proxy) + 1;  // after every request so far
   create_pods(admin, "ml", "during-", 3);
   REQUIRE(wait_for_fault(live, proxy, "cut", true, std::chrono::seconds(20)));
   REQUIRE(live.run_until(
@@ -199,7 +215,8 @@ TEST_CASE("429 with Retry-After on lists and watches: no retry before it, no hot
     }
   }
   CHECK(refused == 2);
-  CHECK(watches.size() <= 4);                   // no hot loop
+  CHECK(watches.size() <= 4);  // no hot loop
+  INFO(lists_described(all, mark));
   CHECK(lists_since(all, mark) == 0);           // throttled watches are re-opened, never relisted
   CHECK(live.store.count(faulted_pods) == 13);  // 10 before, 3 during
   CHECK(live.ready());
@@ -213,7 +230,7 @@ TEST_CASE("bursts of 500 and 503: every watch backs off with jitter, none relist
   create_pods(admin, "ml", "before-", 10);
   fault_proxy proxy(cluster);
   // The first lists of Pods fail with 500: the backoff grows between them (100 ms doubling here).
-  proxy.refuse(pods_path, "get", 3, 500);
+  proxy.refuse(pods_path, "list", 3, 500);
   live_harness live(proxy.through(kubeconfig(cluster.env("KUBECONFIG_TOKEN"))), {core::make_section()});
   REQUIRE(live.run_until([&] { return live.ready(); }));
   REQUIRE(converges(live, admin));
@@ -224,7 +241,7 @@ TEST_CASE("bursts of 500 and 503: every watch backs off with jitter, none relist
   CHECK(lists[3].ms - lists[2].ms >= 400);
 
   // Every open watch is reset at once and the server answers the next 40 watch opens with 503.
-  const long long mark = proxy_now(proxy);
+  const long long mark = proxy_now(proxy) + 1;  // after every request so far
   proxy.refuse("", "watch", 40, 503);
   const int dropped = proxy.drop_watches();
   REQUIRE(dropped >= 3);
@@ -242,6 +259,7 @@ TEST_CASE("bursts of 500 and 503: every watch backs off with jitter, none relist
   CHECK(live.store.count(faulted_pods) == 10 + 5 - 1);
 
   const std::vector<proxied_request> all = proxy.requests();
+  INFO(lists_described(all, mark));
   CHECK(lists_since(all, mark) == 0);  // no thundering relist: every watch resumed from its version
   // Per collection, attempts after a 503 are spaced by the backoff (at least its first 100 ms,
   // growing), never a hot loop.
