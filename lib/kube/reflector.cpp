@@ -90,7 +90,13 @@ std::chrono::seconds reflector::watch_timeout() {
 }
 
 net::awaitable<void> reflector::pause() {
-  const std::chrono::milliseconds delay = backoff_.next(wall_.now());
+  std::chrono::milliseconds delay = backoff_.next(wall_.now());
+  if (retry_after_) {
+    const std::chrono::milliseconds asked = std::min(*retry_after_, options_.retry_after_cap);
+    std::uniform_int_distribution<std::int64_t> spread(0, asked.count() / 2);
+    delay = std::max(delay, asked + std::chrono::milliseconds(spread(random_)));
+    retry_after_.reset();
+  }
   if (options_.sleep) {
     co_await options_.sleep(delay);
   } else {
@@ -186,7 +192,7 @@ net::awaitable<reflection::outcome> reflector::streaming_list() {
   watch_request request;
   request.send_initial_events = true;
   request.timeout = watch_timeout();
-  request.idle_timeout = request.timeout + options_.idle_grace;
+  request.idle_timeout = options_.watch_silence;
   watch_open opened = co_await source_->watch(request);
   if (stopped_) {
     co_return came_to(outcome_kind::stopped);
@@ -359,6 +365,7 @@ void reflector::perform(const reflection::effects& effect, outcome_kind what, co
     return;
   }
   last_error_ = std::string(effect.failed_in) + ": " + error.describe();
+  retry_after_ = error.retry_after;  // the next pause waits at least this long
   if (effect.unreadable) {
     mark_unreadable(error, effect.failed_in);
     return;
@@ -396,7 +403,7 @@ net::awaitable<reflection::outcome> reflector::open_watch(const reflection::list
   watch_request request;
   request.resource_version = resource_version_;
   request.timeout = watch_timeout();
-  request.idle_timeout = request.timeout + options_.idle_grace;
+  request.idle_timeout = options_.watch_silence;
   watch_open opened = co_await source_->watch(request);
   if (opened.stream) {
     co_return came_to(outcome_kind::watch_opened, {}, std::move(opened.stream));

@@ -10,7 +10,11 @@
 //   watch  from the list's version with bookmarks, asking the server to end it after a random
 //          5-10 minutes; a clean end re-watches from the last version seen, a 410 (answer or
 //          ERROR event) lists again, other failures back off (800 ms doubling to 30 s, with
-//          jitter) and re-watch. Silence past the timeout counts as a failure.
+//          jitter) and re-watch. A watch silent for `watch_silence` (no event, no bookmark:
+//          the server sends one about every minute) is a stalled link and counts as a failure.
+//   wait   a refusal that says Retry-After (429, 503) is not tried again before that delay
+//          (capped at `retry_after_cap`, stretched by up to half again so that the watches it
+//          refused at once do not come back at once), nor before the backoff's own delay.
 //
 // A cap (the resource's `cap`) bounds what is read: lists stop there and the store says the
 // kind is truncated. A 403 makes the kind unreadable. All on the event loop; `stop()` ends the
@@ -40,7 +44,11 @@ struct reflector_options {
   backoff_policy backoff;
   std::chrono::seconds watch_timeout_min{300};
   std::chrono::seconds watch_timeout_max{600};  // exclusive
-  std::chrono::seconds idle_grace{30};          // past the watch timeout, silence means a dead link
+  // No byte for this long on an open watch means a dead or stalled link. The API server sends a
+  // bookmark about every minute to a watch that allows them (and the watch cache serves it), so
+  // a healthy quiet watch stays well within it.
+  std::chrono::seconds watch_silence{150};
+  std::chrono::seconds retry_after_cap{60};  // a longer Retry-After is waited out only this long
   // How a backoff is waited out; by default a timer on the event loop. Tests give one that moves
   // their injected clock instead, so that none of them waits on real time.
   std::function<net::awaitable<void>(std::chrono::milliseconds)> sleep;
@@ -124,6 +132,7 @@ class reflector {
   bool streaming_used_ = false;
   std::string resource_version_;  // the last version seen: what a watch resumes from
   std::string last_error_;
+  std::optional<std::chrono::seconds> retry_after_;  // of the failure the next pause follows
 };
 
 }  // namespace sextant::kube

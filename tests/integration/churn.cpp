@@ -6,9 +6,6 @@ namespace sextant::integration {
 
 namespace {
 
-const kind_key churned_pods{"", "Pod"};
-const kind_key churned_jobs{"batch", "Job"};
-
 // "/api/v1/namespaces/a/pods/p1" for "a/p1".
 std::string object_path(const std::string& collection_prefix, const std::string& plural, const std::string& key) {
   return collection_prefix + "/namespaces/" + key.substr(0, key.find('/')) + "/" + plural + "/" +
@@ -100,16 +97,6 @@ void background_churn::stop() {
   if (thread_.joinable()) {
     thread_.join();
   }
-}
-
-bool cache_equals_server(live_harness& live, admin_client& admin, std::chrono::seconds limit) {
-  auto pods = listed(admin, "/api/v1/pods");
-  auto jobs = listed(admin, "/apis/batch/v1/jobs");
-  bool equal =
-      live.run_until([&] { return live.cached(churned_pods) == pods && live.cached(churned_jobs) == jobs; }, limit);
-  CHECK(live.cached(churned_pods) == pods);
-  CHECK(live.cached(churned_jobs) == jobs);
-  return equal;
 }
 
 }  // namespace sextant::integration

@@ -1,7 +1,7 @@
 #pragma once
 // Churn as a busy cluster makes it: Pods and Jobs created, relabelled and deleted in two
-// namespaces, and the check every fault test ends with, that the cache then holds exactly what
-// the server lists (every name, every resourceVersion).
+// namespaces, on the test's thread or on one of its own. A fault test then checks with
+// `converges` (live_harness.hpp) that the cache holds exactly what the server lists.
 #include <atomic>
 #include <chrono>
 #include <random>
@@ -46,10 +46,5 @@ class background_churn {
   std::atomic<int> attempted_{0};
   std::thread thread_;
 };
-
-// Runs the loop until the cache of Pods and Jobs equals what the server lists now, or `limit`;
-// checks (a failed CHECK names the difference) and returns whether they became equal.
-bool cache_equals_server(live_harness& live, admin_client& admin,
-                         std::chrono::seconds limit = std::chrono::seconds(15));
 
 }  // namespace sextant::integration

@@ -23,13 +23,6 @@ double resource_metric(const live_harness& live, const char* name, const std::st
   return live.metric(name, {{"resource", resource}});
 }
 
-void create_pods(admin_client& admin, const std::string& ns, const std::string& prefix, int count) {
-  for (int i = 0; i < count; ++i) {
-    answer created = admin.post("/api/v1/namespaces/" + ns + "/pods", pod_object(ns, prefix + std::to_string(i)));
-    REQUIRE(created.ok());
-  }
-}
-
 }  // namespace
 
 TEST_CASE("after the API server restarts, watches resume: nothing lost, nothing duplicated",
@@ -41,7 +34,7 @@ TEST_CASE("after the API server restarts, watches resume: nothing lost, nothing 
 
   live_harness live(kubeconfig(cluster.env("KUBECONFIG_TOKEN")), {core::make_section()});
   REQUIRE(live.run_until([&] { return live.ready(); }));
-  REQUIRE(cache_equals_server(live, admin));
+  REQUIRE(converges(live, admin));
   // The last change before the restart must reach the cache, not be lost with the connection.
   create_pods(admin, "ml", "last-", 3);
 
@@ -56,7 +49,7 @@ TEST_CASE("after the API server restarts, watches resume: nothing lost, nothing 
   for (int i = 0; i < 10; ++i) {
     REQUIRE(after.remove("/api/v1/namespaces/ml/pods/before-" + std::to_string(i)).ok());
   }
-  REQUIRE(cache_equals_server(live, after));
+  REQUIRE(converges(live, after));
   CHECK(live.store.count(pod_type) == 50 + 3 + 20 - 10);
   CHECK(live.ready());
   CHECK(resource_metric(live, kube::reflector_metrics::watch_restarts, "pods") >= 1);
@@ -79,7 +72,7 @@ TEST_CASE("etcd compacted past a watch's version: the watch gets 410 and the cac
   config.proxy = *kube::parse_url(network.url()).value;
   live_harness live(std::move(config), {core::make_section()});
   REQUIRE(live.run_until([&] { return live.ready(); }));
-  REQUIRE(cache_equals_server(live, admin));
+  REQUIRE(converges(live, admin));
   const std::string watched_version = live.live->find_watch(pod_type)->resource_version();
 
   // A partition: the daemon hears nothing while the cluster changes and etcd compacts.
@@ -94,7 +87,7 @@ TEST_CASE("etcd compacted past a watch's version: the watch gets 410 and the cac
   network.resume();
 
   REQUIRE(live.run_until([&] { return resource_metric(live, kube::reflector_metrics::relists_gone, "pods") >= 1; }));
-  REQUIRE(cache_equals_server(live, admin));
+  REQUIRE(converges(live, admin));
   CHECK(live.store.count(pod_type) == 30 + 20 - 10);
   CHECK(live.store.get(pod_type, "ml", "old-3") == nullptr);  // deleted while unheard: gone after the relist
   CHECK(live.store.get(pod_type, "ml", "new-19") != nullptr);
@@ -129,7 +122,7 @@ TEST_CASE("after churn and dropped connections the cache equals the server, name
       network.resume();
     }
   }
-  REQUIRE(cache_equals_server(live, admin, std::chrono::seconds(30)));
+  REQUIRE(converges(live, admin, std::chrono::seconds(30)));
   CHECK(live.ready());
   CHECK(resource_metric(live, kube::reflector_metrics::watch_restarts, "pods") >= 2);
 }

@@ -115,7 +115,55 @@ TEST_CASE("the first list is paged from version 0 and replaces the store at once
   CHECK_FALSE(watch.send_initial_events);
   CHECK(watch.timeout >= std::chrono::seconds(300));
   CHECK(watch.timeout < std::chrono::seconds(600));
-  CHECK(watch.idle_timeout == watch.timeout + std::chrono::seconds(30));
+  // Given up on after a bounded silence, well past the server's minute between bookmarks.
+  CHECK(watch.idle_timeout == std::chrono::seconds(150));
+}
+
+TEST_CASE("a watch that stalls without closing is given up on after a bounded silence, not at its timeout",
+          "[kube][reflector]") {
+  harness h;
+  h.script->answer_list_page(page({pod("a", "10")}, "10"));
+  auto stalled = h.script->answer_watch();
+  REQUIRE(h.settle([&] { return h.script->watch_calls.size() == 1; }));
+  // The old bound was the watch's own timeout (5-10 minutes) plus 30 s: a stall went unseen.
+  CHECK(h.script->watch_calls[0].idle_timeout <= std::chrono::seconds(150));
+  CHECK(h.script->watch_calls[0].idle_timeout > std::chrono::seconds(60));  // a bookmark's interval
+  stalled->event("MODIFIED", pod("a", "12"));
+  stalled->end(watch_item::kind::idle, api_error{0, "Timeout", "no data for 150s"});
+  h.script->answer_watch();
+  REQUIRE(h.settle([&] { return h.script->watch_calls.size() == 2; }));
+  CHECK(h.script->watch_calls[1].resource_version == "12");  // resumed where the stall began
+  CHECK(h.script->list_calls.size() == 1);
+  CHECK(h.metric(reflector_metrics::watch_restarts) == 1);
+
+  reflector_options shorter;
+  shorter.watch_silence = std::chrono::seconds(5);
+  harness quick(shorter);
+  quick.script->answer_list_page(page({}, "3"));
+  REQUIRE(quick.settle([&] { return quick.script->watch_calls.size() == 1; }));
+  CHECK(quick.script->watch_calls[0].idle_timeout == std::chrono::seconds(5));
+}
+
+TEST_CASE("a 429 or 503 with Retry-After is not tried again before it, jittered and capped", "[kube][reflector]") {
+  harness h;
+  h.script->answer_list(
+      list_result{std::nullopt, api_error{429, "TooManyRequests", "slow down", std::chrono::seconds(5)}});
+  h.script->answer_list_page(page({pod("a", "10")}, "10"));
+  h.script->refuse_watch(503, "ServiceUnavailable");
+  h.script->watches.emplace_back(nullptr, api_error{503, "ServiceUnavailable", "", std::chrono::seconds(3)});
+  h.script->watches.emplace_back(nullptr, api_error{429, "TooManyRequests", "", std::chrono::hours(1)});
+  h.script->answer_watch();
+  REQUIRE(h.settle([&] { return h.script->watch_calls.size() == 4; }));
+  REQUIRE(h.waited.size() == 4);
+  // The list waited out its 5 s (not the backoff's first 0.8-1.6 s), and no more than half again.
+  CHECK(h.waited[0] >= std::chrono::seconds(5));
+  CHECK(h.waited[0] <= std::chrono::milliseconds(7500));
+  CHECK(h.waited[1] < std::chrono::milliseconds(3200));  // no Retry-After: the backoff alone
+  CHECK(h.waited[2] >= std::chrono::seconds(3));
+  CHECK(h.waited[3] >= std::chrono::seconds(60));  // an hour is capped at a minute
+  CHECK(h.waited[3] <= std::chrono::seconds(90));
+  CHECK(h.script->list_calls.size() == 2);  // watches refused are re-opened, not relisted
+  CHECK(h.watch->synced());
 }
 
 TEST_CASE("watch events change the store and bookmarks only move the version", "[kube][reflector]") {
