@@ -48,10 +48,13 @@ std::string lists_described(const std::vector<proxied_request>& all, long long s
 
 // The first request the proxy recorded with `fault`, once there is one (the loop runs meanwhile).
 std::optional<proxied_request> wait_for_fault(live_harness& live, const fault_proxy& proxy, const std::string& fault,
-                                              bool ended, std::chrono::seconds limit) {
+                                              bool ended, std::chrono::seconds limit, bool* pods_marked = nullptr) {
   std::optional<proxied_request> found;
   live.run_until(
       [&] {
+        if (pods_marked != nullptr && live.store.interrupted(faulted_pods)) {
+          *pods_marked = true;  // the views and /readyz said the Pods may be out of date
+        }
         for (const proxied_request& r : proxy.requests()) {
           if (r.fault == fault && (!ended || r.end_ms >= 0)) {
             found = r;
@@ -94,8 +97,15 @@ TEST_CASE("a watch that stalls without closing is given up on after its bounded 
   proxy.stall(pods_path);
   create_pods(admin, "ml", "unheard-", 5);
   REQUIRE(admin.remove("/api/v1/namespaces/ml/pods/before-0").ok());
-  std::optional<proxied_request> stalled = wait_for_fault(live, proxy, "stall", true, std::chrono::seconds(30));
+  bool marked = false;
+  std::optional<proxied_request> stalled =
+      wait_for_fault(live, proxy, "stall", true, std::chrono::seconds(30), &marked);
   REQUIRE(stalled);
+  // Said while it lasted: from the give-up until the watch is open again.
+  REQUIRE(live.run_until([&] {
+    marked = marked || live.store.interrupted(faulted_pods).has_value();
+    return marked;
+  }));
   CHECK(stalled->path == pods_path);
   CHECK(live.ready());  // what it knows is still served
   CHECK_THAT(live.live->find_watch(faulted_pods)->last_error(), Catch::Contains("no data for 6s"));
@@ -116,6 +126,7 @@ TEST_CASE("a watch that stalls without closing is given up on after its bounded 
   CHECK(pods_metric(live, kube::reflector_metrics::watch_restarts) >= 1);
   CHECK(pods_metric(live, kube::reflector_metrics::relists_gone) == 0);
   CHECK(live.ready());
+  CHECK_FALSE(live.store.interrupted(faulted_pods).has_value());
 }
 
 TEST_CASE("a connection reset halfway through a watch event loses and duplicates nothing", "[integration][faults]") {
