@@ -1,17 +1,15 @@
 #include "fault_proxy.hpp"
 
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
-#include <fcntl.h>
 #include <chrono>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 
-extern char** environ;
+#include "spawn_logged.hpp"
 
 namespace sextant::integration {
 namespace fs = std::filesystem;
@@ -19,22 +17,9 @@ namespace fs = std::filesystem;
 fault_proxy::fault_proxy(const test_cluster& cluster) : dir_(cluster.dir() / "faultproxy") {
   std::vector<std::string> args{SEXTANT_FAULTPROXY,    "--dir",         dir_.string(),        "--upstream",
                                 cluster.env("SERVER"), "--upstream-ca", cluster.env("CA_CRT")};
-  std::vector<char*> argv;
-  for (std::string& arg : args) {
-    argv.push_back(arg.data());
-  }
-  argv.push_back(nullptr);
   fs::create_directories(dir_);
-  const std::string log = (dir_ / "faultproxy.log").string();
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  int rc = ::posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) {
-    throw std::runtime_error(std::string("cannot start ") + SEXTANT_FAULTPROXY + ": " + std::strerror(rc));
-  }
+  const fs::path log = dir_ / "faultproxy.log";
+  pid_ = spawn_logged(std::move(args), log);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (!fs::exists(dir_ / "ready")) {
     int status = 0;

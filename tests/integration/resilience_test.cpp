@@ -68,9 +68,7 @@ TEST_CASE("etcd compacted past a watch's version: the watch gets 410 and the cac
   create_pods(admin, "ml", "old-", 30);
 
   connect_proxy network;
-  kube::connection_config config = kubeconfig(cluster.env("KUBECONFIG_TOKEN"));
-  config.proxy = *kube::parse_url(network.url()).value;
-  live_harness live(std::move(config), {core::make_section()});
+  live_harness live(network.through(kubeconfig(cluster.env("KUBECONFIG_TOKEN"))), {core::make_section()});
   REQUIRE(live.run_until([&] { return live.ready(); }));
   REQUIRE(converges(live, admin));
   const std::string watched_version = live.live->find_watch(pod_type)->resource_version();
@@ -100,9 +98,7 @@ TEST_CASE("after churn and dropped connections the cache equals the server, name
   admin_client admin = cluster.admin();
   create_churn_namespaces(admin);
   connect_proxy network;
-  kube::connection_config config = kubeconfig(cluster.env("KUBECONFIG_TOKEN"));
-  config.proxy = *kube::parse_url(network.url()).value;
-  live_harness live(std::move(config), {core::make_section()});
+  live_harness live(network.through(kubeconfig(cluster.env("KUBECONFIG_TOKEN"))), {core::make_section()});
   REQUIRE(live.run_until([&] { return live.ready(); }));
 
   std::mt19937 random(2026);

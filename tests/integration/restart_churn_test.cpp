@@ -89,9 +89,7 @@ TEST_CASE("etcd compacted past every watch's version at once during churn: each 
   admin_client admin = cluster.admin();
   create_churn_namespaces(admin);
   connect_proxy network;
-  kube::connection_config config = kubeconfig(cluster.env("KUBECONFIG_TOKEN"));
-  config.proxy = *kube::parse_url(network.url()).value;
-  live_harness live(std::move(config), {core::make_section()});
+  live_harness live(network.through(kubeconfig(cluster.env("KUBECONFIG_TOKEN"))), {core::make_section()});
   REQUIRE(live.run_until([&] { return live.ready(); }));
   const double pod_lists = watch_metric(live, kube::reflector_metrics::list_restarts, "pods");
   const double job_lists = watch_metric(live, kube::reflector_metrics::list_restarts, "jobs.batch");
