@@ -138,5 +138,6 @@ TEST_CASE("the JobSet section indexes the JobSet label on Jobs and pods and watc
   CHECK(s.resources[0].on_demand_category.empty());
   // Kueue's Queue route lists JobSets among the job kinds it reads on demand; the JobSet
   // section watches them always, so they are not.
-  CHECK_FALSE(section_catalog(testing::registered_sections()).read_on_demand(s.resources[0].type));
+  const section_catalog catalog(testing::registered_sections());
+  CHECK_FALSE(catalog.read_on_demand(s.resources[0].type));
 }

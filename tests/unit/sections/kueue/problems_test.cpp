@@ -96,7 +96,8 @@ TEST_CASE("the Kueue categories: queues on by default, Workloads off", "[kueue][
   }
   // Workloads are read on demand: the queues' details, which read them, ask for them as they
   // render (tests/unit/api/api_router_test.cpp).
-  CHECK(section_catalog(testing::registered_sections()).read_on_demand(workload_kind));
+  const section_catalog catalog(sextant::testing::registered_sections());
+  CHECK(catalog.read_on_demand(workload_kind));
 }
 
 TEST_CASE("an inactive Cluster Queue and a Local Queue without its Cluster Queue, after 2 minutes",
