@@ -14,6 +14,7 @@
 #include "api/answer_key.hpp"
 #include "api/gzip_body.hpp"
 #include "api/list_query.hpp"
+#include "api/out_of_date.hpp"
 #include "api/resource_views.hpp"
 #include "api/route_answers.hpp"
 #include "api/route_match.hpp"
@@ -38,20 +39,18 @@ api_response from_cache(const cached_answer& answer, const std::string& route) {
   return response;
 }
 
-using hider = std::function<std::optional<std::string>(const join_span&)>;
+using hider = join_hider;
 
 // A cached answer as one caller gets it: the shared bytes, or, when it joins objects the caller
-// may not read (`hidden` gives a sentence), a copy with those entries replaced.
+// may not read, a copy with those entries replaced (auth/caller_cuts).
 api_response caller_copy(const cached_answer& answer, const std::string& route, const hider& hidden) {
   api_response response = from_cache(answer, route);
-  if (!hidden || !answer.joins || !answer.body) {
+  if (!answer.joins || !answer.body) {
     return response;
   }
-  const bool cut = std::any_of(answer.joins->begin(), answer.joins->end(),
-                               [&hidden](const join_span& span) { return hidden(span).has_value(); });
-  if (cut) {
+  if (std::optional<std::string> cut = cut_joins(*answer.body, *answer.joins, hidden)) {
     // Never gzipped: answers cut per caller are cached uncompressed (api_router::gzip_cached).
-    response.body = redact_joins(*answer.body, *answer.joins, hidden);
+    response.body = std::move(*cut);
     response.shared_body.reset();
     response.etag.clear();
     response.gzipped = false;
@@ -96,6 +95,10 @@ class cached_work final : public answer_work {
 }  // namespace
 
 api_router::api_router(daemon_state& state, request_access* access) : state_(state), access_(access) {
+  if (access_) {
+    cuts_.emplace(*access_,
+                  [state = &state_](const kind_key& type) { return state->catalog.plural_for(type, state->served); });
+  }
   if (!state_.views) {
     state_.views = std::make_shared<view_cache>();
   }
@@ -270,6 +273,12 @@ api_response api_router::readiness() {
       }
       ok.body += "forbidden, so not read: " + names + "\n";
     }
+    // Ready too, since what was read is served; but the views say what may be out of date.
+    for (const kind_key& type : state_.store.kinds()) {
+      if (std::string stale = out_of_date_reason(state_.store, type); !stale.empty()) {
+        ok.body += type.to_string() + " " + stale + "\n";
+      }
+    }
     return ok;
   }
   std::string names;
@@ -342,10 +351,10 @@ std::unique_ptr<answer_work> api_router::cached(
   view_cache& cache = *state_.views;
   hider hidden;
   if (access_) {
-    hidden = [this](const join_span& span) { return hidden_for(span); };
+    hidden = [cuts = &*cuts_](const join_span& span) { return cuts->hidden_for(span); };
   }
   if (const cached_answer* hit = cache.find(key, state_)) {
-    hit->stamp.ask_documents(state_);
+    hit->stamp.ask_again(state_);
     return answer_now(caller_copy(*hit, route, hidden));
   }
   std::shared_ptr<answer_job> job =

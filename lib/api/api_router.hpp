@@ -20,14 +20,15 @@
 // The class is one, its definitions are split by route family: route_match.hpp (which family a
 // target names, and its parameters), api_router.cpp (dispatch, the wire, /healthz, /readyz,
 // /metrics, sections, the cache), resource_routes.cpp, problems_route.cpp,
-// settings_route.cpp, section_routes.cpp, stream_route.cpp and caller_cuts.cpp; what they share
-// is in route_answers.hpp.
+// settings_route.cpp, section_routes.cpp, stream_route.cpp and caller_cuts.cpp (the answers to the
+// per-caller decisions of auth/caller_cuts.hpp); what they share is in route_answers.hpp.
 #include <chrono>
 #include <memory>
 
 #include "api/http_types.hpp"
 #include "api/list_query.hpp"
 #include "api/route_match.hpp"
+#include "auth/caller_cuts.hpp"
 #include "auth/join_marks.hpp"
 #include "auth/request_access.hpp"
 #include "runtime/daemon_state.hpp"
@@ -90,14 +91,9 @@ class api_router {
   work cached(const parsed_target& target, bool gzip, const std::string& route, cache_tier tier,
               std::function<std::optional<rendered_view>(std::chrono::microseconds)> render);
 
-  // Per-caller cuts (null access_: none of them run).
+  // Per-caller cuts (null access_: none of them run); auth/caller_cuts decides them.
   // The 403 for a check the caller fails, or the placeholder while it is not decided; nullopt: allowed.
   std::optional<api_response> refused(const access_check& check);
-  // May the caller list `type` in `namespace_` (cluster-wide when empty, or when allowed so)?
-  std::optional<bool> may_list(const kind_key& type, const std::string& namespace_);
-  // The sentence a joined entry is hidden behind, or nullopt when the caller may read it.
-  std::optional<std::string> hidden_for(const join_span& span);
-  std::string plural_of(const kind_key& type) const;
   // Whether answers are cached gzipped for this request: not when they are cut per caller.
   bool gzip_cached(const api_request& request) const;
   api_response caller_problems(const std::optional<std::string>& category);
@@ -113,6 +109,7 @@ class api_router {
 
   daemon_state& state_;
   request_access* access_ = nullptr;
+  std::optional<caller_cuts> cuts_;  // with access_ only
 };
 
 // The non-resource URL a caller needs `put` on to change problem settings (README "Security").

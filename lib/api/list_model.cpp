@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "api/out_of_date.hpp"
 #include "api/resource_views.hpp"
 #include "util/held_bytes.hpp"
 
@@ -99,10 +100,13 @@ void list_render::finish(const view_context& context) {
       model_.incomplete_reason =
           completeness.reason.empty() ? "the list has not been read in full yet" : completeness.reason;
     }
+    model_.incomplete_reason = with_out_of_date(std::move(model_.incomplete_reason), context.store, resource_.type);
+    model_.incomplete = !model_.incomplete_reason.empty();
   }
   objects_.clear();
   objects_.shrink_to_fit();
   model_.stamp = view_stamp(reads_, state_, rendered_at_);
+  model_.stamp.ask_again(state_);
   index_model(model_);
   result_ = std::make_shared<const list_model>(std::move(model_));
   done_ = true;

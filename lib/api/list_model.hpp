@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "api/view_stamp.hpp"
+#include "auth/caller_cuts.hpp"
 #include "auth/join_marks.hpp"
 #include "runtime/daemon_state.hpp"
 
@@ -30,17 +31,6 @@ struct list_item {
   std::string queue;  // the summary's localQueue, when it has one
   std::vector<std::pair<std::string, std::string>> labels;
   std::vector<join_span> joins;  // the objects the summary joins, in `body` (per-caller views only)
-};
-
-// A run of consecutive items of one namespace, and the joined objects its items name (each kind
-// and namespace once): a caller's cut asks one question per run and per joined scope, never one
-// per item. A list's items are in key order, so each namespace is one run; a computed page's
-// may be several.
-struct namespace_run {
-  std::string namespace_;
-  std::size_t begin = 0;
-  std::size_t end = 0;
-  std::vector<std::pair<kind_key, std::string>> join_scopes;
 };
 
 struct list_model {

@@ -19,6 +19,7 @@
 
 #include "api/http_types.hpp"
 #include "api/list_model.hpp"
+#include "auth/caller_cuts.hpp"
 #include "runtime/request_limits.hpp"
 
 namespace sextant {
@@ -55,14 +56,6 @@ std::optional<std::vector<label_term>> parse_label_selector(
 std::optional<std::string> parse_list_query(const parsed_target& target, const resource_def& resource,
                                             const std::string& list_path, list_query& query,
                                             const request_limits& limits = {});
-
-// One caller's cut of a list (--auth=kubernetes): the namespaces whose items it may see, and the
-// sentence each joined entry it may not read is hidden behind (nullopt: shown).
-struct list_cut {
-  std::optional<std::set<std::string>> namespaces;  // nullopt: every item
-  std::function<std::optional<std::string>(const join_span&)> hidden;
-  bool filtered = false;  // items were left out: the page says "filtered": true
-};
 
 // {"items": [...], "incomplete": ..., "incompleteReason": ...} and, for a paged request,
 // "continue" (a token, or null on the last page) and, where it is known without reading the

@@ -58,7 +58,7 @@ api_response api_router::caller_problems(const std::optional<std::string>& categ
   json list = json::array();
   bool filtered = false;
   for (const problem& p : state_.problems.current(category)) {
-    std::optional<bool> visible = may_list(p.type, p.namespace_);
+    std::optional<bool> visible = cuts_->may_list(p.type, p.namespace_);
     if (visible && *visible) {
       list.push_back(p.to_json());
     } else if (visible) {

@@ -47,6 +47,7 @@ std::shared_ptr<const list_model> current_model(daemon_state& state, const secti
     }
     return rendering->result();
   }
+  slot.model->stamp.ask_again(state);
   return slot.model;
 }
 
@@ -212,18 +213,6 @@ std::unique_ptr<answer_work> api_router::details_route(const api_request& reques
     if (refusal) {
       refusal->route = "/api/v1/{section}/{resource}/...";
       return answer_now(std::move(*refusal));
-    }
-  }
-  for (const kind_key& needed : resource.reads_on_demand) {
-    state_.source->demand(needed);
-  }
-  for (const section& other : state_.catalog.sections()) {
-    for (const details_extension& extension : other.extensions) {
-      if (extension.type == resource.type) {
-        for (const kind_key& needed : extension.reads_on_demand) {
-          state_.source->demand(needed);
-        }
-      }
     }
   }
   parsed_target target;

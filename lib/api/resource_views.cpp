@@ -1,5 +1,6 @@
 #include "api/resource_views.hpp"
 
+#include "api/out_of_date.hpp"
 #include "sections/common/lists.hpp"
 #include "util/masking/secrets.hpp"
 #include "util/masking/view_strings.hpp"
@@ -84,6 +85,9 @@ json object_details(daemon_state& state, const section& owner, const resource_de
       note = masking::operator_text(note.get<std::string>());
     }
   }
+  if (std::string stale = out_of_date_reason(context.store, object.type); !stale.empty()) {
+    view.notes.insert(view.notes.begin(), "These details " + stale + ".");
+  }
   details["notes"] = std::move(view.notes);
   json problems = json::array();
   for (const problem& p : state.problems.for_object(object.type, object.namespace_, object.name)) {
@@ -120,7 +124,7 @@ json resource_list(daemon_state& state, const section& owner, const resource_def
   for (const object_ptr& object : state.store.list(resource.type, namespace_)) {
     items.push_back(object_summary(state, owner, resource, *object, context));
   }
-  std::string reason = incomplete_reason(context, resource.type);
+  std::string reason = with_out_of_date(incomplete_reason(context, resource.type), state.store, resource.type);
   return {{"items", std::move(items)}, {"incomplete", !reason.empty()}, {"incompleteReason", or_null(reason)}};
 }
 

@@ -118,6 +118,7 @@ rendered_view render_recorded(daemon_state& state, bool shows_problems,
     view.body = std::make_shared<const std::string>(std::move(response.body));
   }
   view.stamp = view_stamp(reads, state, at);
+  view.stamp.ask_again(state);
   return view;
 }
 

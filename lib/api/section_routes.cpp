@@ -1,5 +1,4 @@
-// /api/v1/{section}/...: the section and resource a route names, what it reads on demand asked
-// for, and a section's own routes.
+// /api/v1/{section}/...: the section and resource a route names, and a section's own routes.
 
 #include "api/api_router.hpp"
 
@@ -59,9 +58,6 @@ std::unique_ptr<answer_work> api_router::section_route(const api_request& reques
                                "the cluster does not serve " + resource.type.kind + " (" + resource.type.group + ")"),
                 "/api/v1/{section}/{resource}");
   }
-  if (!resource.on_demand_category.empty()) {
-    state_.source->demand(resource.type);
-  }
   if (rest.size() == 4 && resource.namespaced) {
     for (const streaming_route& stream : owner->streams) {
       if (stream.resource == resource.id && stream.segment == rest[3]) {
@@ -103,8 +99,8 @@ std::unique_ptr<answer_work> api_router::section_route(const api_request& reques
   return details_route(request, *owner, resource, namespace_, name);
 }
 
-// A section's own route (/api/v1/{section}/{segment}/...): what it reads on demand is asked for,
-// and its answer is cached like every view.
+// A section's own route (/api/v1/{section}/{segment}/...): its answer is cached like every view,
+// and serving it asks for what it read on demand (view_stamp::ask_again).
 std::unique_ptr<answer_work> api_router::own_route(const api_request& request, const parsed_target& target,
                                                    const section& owner, const sextant::section_route& route,
                                                    std::vector<std::string> rest) {
@@ -122,14 +118,6 @@ std::unique_ptr<answer_work> api_router::own_route(const api_request& request, c
     if (refusal) {
       refusal->route = route_name;
       return answer_now(std::move(*refusal));
-    }
-  }
-  for (const kind_key& needed : route.reads_on_demand) {
-    state_.source->demand(needed);
-  }
-  if (route.reads_on_demand_of) {
-    for (const kind_key& needed : route.reads_on_demand_of(rest)) {
-      state_.source->demand(needed);
     }
   }
   return cached(target, gzip_cached(request), route_name, cache_tier::views,

@@ -65,8 +65,7 @@ class answer_job {
   // Renders within about `budget`; returns the view once done, nullopt while not yet.
   using renderer = std::function<std::optional<rendered_view>(std::chrono::microseconds budget)>;
 
-  answer_job(view_cache& cache, std::string key, std::string etag_scope, bool gzip, cache_tier tier,
-             renderer render);
+  answer_job(view_cache& cache, std::string key, std::string etag_scope, bool gzip, cache_tier tier, renderer render);
 
   // One slice of the work; true once the answer is ready (and cached).
   bool step(std::chrono::microseconds budget);

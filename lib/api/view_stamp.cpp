@@ -52,9 +52,14 @@ bool view_stamp::current(const daemon_state& state) const {
   return true;
 }
 
-void view_stamp::ask_documents(const daemon_state& state) const {
+void view_stamp::ask_again(const daemon_state& state) const {
   for (const document_key& key : asked_) {
     state.documents.ask(key);
+  }
+  for (const auto& [type, generation] : kinds_) {
+    if (state.catalog.read_on_demand(type)) {
+      state.source->demand(type);
+    }
   }
 }
 

@@ -32,9 +32,10 @@ class view_stamp {
 
   // Whether a view rendered with this stamp would render the same bytes now.
   bool current(const daemon_state& state) const;
-  // Asks again for the documents the view read, as a render would: the live source polls
-  // documents only while views ask for them.
-  void ask_documents(const daemon_state& state) const;
+  // Asks again for what the view read that is read only while views ask for it, as a render
+  // would: the polled documents, and the kinds watched on demand (so that serving a view,
+  // rendered or cached, keeps what it shows watched). Called after each render and each hit.
+  void ask_again(const daemon_state& state) const;
   // A digest of the stamp, for ETags and continue tokens.
   std::uint64_t digest() const;
   // The kinds the render read (what access control must have checked the caller for), and

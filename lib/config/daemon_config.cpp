@@ -1,3 +1,5 @@
+// Over 400 lines because most of it is the one table of every setting (file key and flag
+// together), kept whole so that a setting is added in one place.
 #include "config/daemon_config.hpp"
 
 #include <algorithm>

@@ -51,12 +51,12 @@ struct daemon_config {
   std::vector<std::string> tls_sans;  // more names of the self-signed certificate (--tls-san a,b)
   std::string tls_ca_file;            // where the self-signed CA is written for callers
   // Bounds on what callers may hold or ask (README "Reliability").
-  int max_connections_per_client = 0;       // 0: half of max_connections
-  int request_head_timeout_seconds = 10;    // a request's head, from its first byte
-  int view_cache_bytes = 96 << 20;          // every byte the cached answers hold
+  int max_connections_per_client = 0;     // 0: half of max_connections
+  int request_head_timeout_seconds = 10;  // a request's head, from its first byte
+  int view_cache_bytes = 96 << 20;        // every byte the cached answers hold
   int view_cache_entries = 16384;
-  int max_selector_terms = 20;              // terms of one labelSelector
-  int invalid_tokens_per_minute = 30;       // TokenReviews of invalid tokens, per client
+  int max_selector_terms = 20;         // terms of one labelSelector
+  int invalid_tokens_per_minute = 30;  // TokenReviews of invalid tokens, per client
 };
 
 // The TLS mode in force: "files", "self-signed" or "off".

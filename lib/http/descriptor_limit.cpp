@@ -30,8 +30,8 @@ descriptor_plan plan_descriptors(const rlimit& current, std::size_t max_connecti
 std::string ensure_descriptors(std::size_t max_connections) {
   rlimit current{};
   if (getrlimit(RLIMIT_NOFILE, &current) != 0) {
-    spdlog::warn("cannot read RLIMIT_NOFILE ({}): --max-connections {} is not checked against it",
-                 std::strerror(errno), max_connections);
+    spdlog::warn("cannot read RLIMIT_NOFILE ({}): --max-connections {} is not checked against it", std::strerror(errno),
+                 max_connections);
     return {};
   }
   descriptor_plan plan = plan_descriptors(current, max_connections);
@@ -46,8 +46,8 @@ std::string ensure_descriptors(std::size_t max_connections) {
              std::to_string(raised.rlim_cur) + " for --max-connections " + std::to_string(max_connections) + ": " +
              std::strerror(errno);
     }
-    spdlog::info("raised the open-file limit from {} to {} for --max-connections {}", current.rlim_cur,
-                 raised.rlim_cur, max_connections);
+    spdlog::info("raised the open-file limit from {} to {} for --max-connections {}", current.rlim_cur, raised.rlim_cur,
+                 max_connections);
   }
   return {};
 }

@@ -119,7 +119,7 @@ class http_server {
   handler handle_;
   boost::asio::ip::tcp::acceptor acceptor_;
   std::set<std::shared_ptr<session>> sessions_;
-  std::size_t admitted_ = 0;                      // sessions holding a slot (not the ones being refused)
+  std::size_t admitted_ = 0;                       // sessions holding a slot (not the ones being refused)
   std::map<std::string, std::size_t> per_client_;  // slots held, by client
   std::uint64_t accept_failures_ = 0;
   std::uint64_t reclaimed_ = 0;

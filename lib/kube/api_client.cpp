@@ -1,3 +1,5 @@
+// Over 400 lines because connecting (TCP, TLS, credentials and their refresh), whole answers and
+// streams share one connection pool and its counting; each part is short.
 #include "kube/api_client.hpp"
 
 #include <array>
@@ -334,6 +336,7 @@ net::awaitable<http_reply> api_client::whole(std::string target, const std::stri
     auto& parser = *ex.parser;
     reply.status = parser.get().result_int();
     reply.content_type = std::string(parser.get()[http::field::content_type]);
+    reply.retry_after = std::string(parser.get()[http::field::retry_after]);
     reply.body.clear();
     std::array<char, chunk_size> buffer{};
     beast::error_code ec;
@@ -389,6 +392,7 @@ net::awaitable<stream_reply> api_client::open_stream(std::string target, request
     }
     reply.status = ex.parser->get().result_int();
     reply.content_type = std::string(ex.parser->get()[http::field::content_type]);
+    reply.retry_after = std::string(ex.parser->get()[http::field::retry_after]);
     auto stream = std::make_unique<beast_body_stream>(ex.conn, std::move(ex.parser), idle_timeout);
     if (reply.status == 200) {
       reply.stream = std::move(stream);

@@ -40,6 +40,7 @@ struct http_reply {
   std::string content_type;
   std::string body;
   std::string error;
+  std::string retry_after{};  // the Retry-After header of a refusal (429, 503), as sent
 };
 
 struct stream_chunk {
@@ -63,6 +64,7 @@ struct stream_reply {
   std::string body;  // the whole body of a non-200 answer (a Status, usually)
   std::string error;
   std::unique_ptr<body_stream> stream;  // set for a 200
+  std::string retry_after{};
 };
 
 class api_client {

@@ -1,3 +1,5 @@
+// Over 400 lines because it is kubectl's one merge-and-resolve procedure: reading a cluster and a
+// user needs the merged files' entries and where each came from.
 #include "kube/kubeconfig.hpp"
 
 #include <cstdlib>

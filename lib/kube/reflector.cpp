@@ -1,3 +1,5 @@
+// A little over 400 lines: the coroutine steps of each loop state (list, open, read, wait) and
+// the effects they apply are one I/O shell around reflector_transitions' pure decisions.
 #include "kube/reflector.hpp"
 
 #include <map>
@@ -28,6 +30,25 @@ std::string plural_kind(const std::string& kind) {
   return kind + "s";
 }
 
+using outcome_kind = reflection::outcome::kind;
+
+reflection::outcome came_to(outcome_kind what, api_error error = {}, std::unique_ptr<watch_stream> stream = {}) {
+  return reflection::outcome{what, std::move(error), std::move(stream)};
+}
+
+reflector::phase phase_of(const reflection::state& state) {
+  if (std::holds_alternative<reflection::empty>(state)) {
+    return reflector::phase::listing;
+  }
+  if (std::holds_alternative<reflection::listed>(state) || std::holds_alternative<reflection::watching>(state)) {
+    return reflector::phase::watching;
+  }
+  if (std::holds_alternative<reflection::backing_off>(state)) {
+    return reflector::phase::backing_off;
+  }
+  return reflector::phase::stopped;
+}
+
 }  // namespace
 
 reflector::reflector(net::any_io_executor executor, kind_key type, std::string name,
@@ -44,9 +65,8 @@ reflector::reflector(net::any_io_executor executor, kind_key type, std::string n
       on_not_found_(std::move(on_not_found)),
       backoff_(options.backoff),
       pause_timer_(executor),
-      random_(std::random_device{}()) {
-  streaming_supported_ = options_.streaming_list && options_.cap == 0;
-}
+      random_(std::random_device{}()),
+      state_(reflection::first_state(options_.streaming_list && options_.cap == 0)) {}
 
 net::awaitable<void> reflector::run(std::shared_ptr<reflector> self) {
   co_await self->loop();
@@ -70,8 +90,13 @@ std::chrono::seconds reflector::watch_timeout() {
 }
 
 net::awaitable<void> reflector::pause() {
-  phase_ = phase::backing_off;
-  const std::chrono::milliseconds delay = backoff_.next(wall_.now());
+  std::chrono::milliseconds delay = backoff_.next(wall_.now());
+  if (retry_after_) {
+    const std::chrono::milliseconds asked = std::min(*retry_after_, options_.retry_after_cap);
+    std::uniform_int_distribution<std::int64_t> spread(0, asked.count() / 2);
+    delay = std::max(delay, asked + std::chrono::milliseconds(spread(random_)));
+    retry_after_.reset();
+  }
   if (options_.sleep) {
     co_await options_.sleep(delay);
   } else {
@@ -82,6 +107,7 @@ net::awaitable<void> reflector::pause() {
 void reflector::mark_synced() {
   synced_ = true;
   last_error_.clear();
+  store_.set_interrupted(type_, std::nullopt);
   metrics_.set(
       reflector_metrics::last_sync, {{"resource", name_}},
       static_cast<double>(std::chrono::duration_cast<std::chrono::seconds>(wall_.now().time_since_epoch()).count()));
@@ -95,24 +121,17 @@ void reflector::set_truncated() {
                  cut_reason(options_.cap, options_.cap_noun.empty() ? plural_kind(type_.kind) : options_.cap_noun)});
 }
 
-void reflector::mark_failure(const api_error& error, const char* during) {
-  last_error_ = std::string(during) + ": " + error.describe();
-  if (error.code == 403) {
-    // Not allowed to read the kind: what is cached cannot be trusted to be current either.
-    store_.replace_all(type_, {});
-    store_.set_completeness(type_,
-                            list_completeness{list_completeness::state::unreadable, "forbidden: " + error.message});
-    synced_ = true;  // nothing more will come; readiness must not wait for it
-    spdlog::warn("watch {}: {} is forbidden: {}", name_, during, error.message);
-    return;
-  }
-  if (error.code == 404 && on_not_found_) {
-    on_not_found_();
-  }
-  spdlog::warn("watch {}: {} failed: {}", name_, during, error.describe());
+void reflector::mark_unreadable(const api_error& error, std::string_view during) {
+  // Not allowed to read the kind: what is cached cannot be trusted to be current either.
+  store_.replace_all(type_, {});
+  store_.set_completeness(type_,
+                          list_completeness{list_completeness::state::unreadable, "forbidden: " + error.message});
+  synced_ = true;                               // nothing more will come; readiness must not wait for it
+  store_.set_interrupted(type_, std::nullopt);  // nothing is shown to be out of date
+  spdlog::warn("watch {}: {} is forbidden: {}", name_, during, error.message);
 }
 
-net::awaitable<reflector::step> reflector::paged_list(const std::string& list_version) {
+net::awaitable<reflection::outcome> reflector::paged_list(const std::string& list_version) {
   std::vector<object_ptr> objects;
   std::string continue_token;
   std::string version;
@@ -128,10 +147,10 @@ net::awaitable<reflector::step> reflector::paged_list(const std::string& list_ve
     }
     list_result result = co_await source_->list(request);
     if (stopped_) {
-      co_return step{};
+      co_return came_to(outcome_kind::stopped);
     }
     if (!result.page) {
-      co_return step{false, result.error, false};
+      co_return came_to(outcome_kind::list_failed, result.error);
     }
     if (version.empty()) {
       version = result.page->resource_version;
@@ -155,7 +174,7 @@ net::awaitable<reflector::step> reflector::paged_list(const std::string& list_ve
   } while (!continue_token.empty() && !truncated);
 
   if (version.empty()) {
-    co_return step{false, api_error{0, "NoVersion", "the list carried no resourceVersion"}, false};
+    co_return came_to(outcome_kind::list_failed, api_error{0, "NoVersion", "the list carried no resourceVersion"});
   }
   resource_version_ = version;
   streaming_used_ = false;
@@ -166,40 +185,41 @@ net::awaitable<reflector::step> reflector::paged_list(const std::string& list_ve
     truncated_ = false;
     store_.set_completeness(type_, list_completeness{list_completeness::state::complete, {}});
   }
-  co_return step{true, {}, false};
+  co_return came_to(outcome_kind::listed);
 }
 
-net::awaitable<reflector::step> reflector::streaming_list(std::unique_ptr<watch_stream>& carry) {
+net::awaitable<reflection::outcome> reflector::streaming_list() {
   watch_request request;
   request.send_initial_events = true;
   request.timeout = watch_timeout();
-  request.idle_timeout = request.timeout + options_.idle_grace;
+  request.idle_timeout = options_.watch_silence;
   watch_open opened = co_await source_->watch(request);
   if (stopped_) {
-    co_return step{};
+    co_return came_to(outcome_kind::stopped);
   }
   if (!opened.stream) {
     // A server without streaming lists refuses the parameter as invalid.
     bool unsupported = opened.error.code == 400 || opened.error.code == 422 || opened.error.code == 501;
-    co_return step{false, opened.error, unsupported};
+    co_return came_to(unsupported ? outcome_kind::streaming_unsupported : outcome_kind::list_failed, opened.error);
   }
   std::map<std::string, object_ptr> initial;
   const time_point now = wall_.now();
   for (;;) {
     watch_item item = co_await opened.stream->next();
     if (stopped_) {
-      co_return step{};
+      co_return came_to(outcome_kind::stopped);
     }
     if (item.what == watch_item::kind::closed) {
       // Ended before saying the initial events were over: not a streaming list after all.
-      co_return step{false, api_error{0, "Incomplete", "the streaming list ended before its last event"}, true};
+      co_return came_to(outcome_kind::streaming_unsupported,
+                        api_error{0, "Incomplete", "the streaming list ended before its last event"});
     }
     if (item.what != watch_item::kind::event) {
-      co_return step{false, item.error, false};
+      co_return came_to(outcome_kind::list_failed, item.error);
     }
     decoded_watch_event& event = item.event;
     if (event.type == "ERROR") {
-      co_return step{false, status_error(json(event.object.root())), false};
+      co_return came_to(outcome_kind::list_failed, status_error(json(event.object.root())));
     }
     if (event.type == "BOOKMARK") {
       std::string version = string_or(event.object.root(), {"metadata", "resourceVersion"});
@@ -214,8 +234,7 @@ net::awaitable<reflector::step> reflector::streaming_list(std::unique_ptr<watch_
         truncated_ = false;
         store_.replace_all(type_, std::move(objects));
         store_.set_completeness(type_, list_completeness{list_completeness::state::complete, {}});
-        carry = std::move(opened.stream);
-        co_return step{true, {}, false};
+        co_return came_to(outcome_kind::listed, {}, std::move(opened.stream));
       }
       continue;
     }
@@ -267,30 +286,24 @@ std::optional<api_error> reflector::apply(decoded_watch_event& event) {
   return std::nullopt;
 }
 
-net::awaitable<reflector::watch_end> reflector::consume(watch_stream& stream) {
+net::awaitable<reflection::outcome> reflector::consume(watch_stream& stream) {
   for (;;) {
     watch_item item = co_await stream.next();
     if (stopped_) {
-      co_return watch_end::stopped;
+      co_return came_to(outcome_kind::stopped);
     }
     switch (item.what) {
       case watch_item::kind::closed:
-        co_return watch_end::closed;
+        co_return came_to(outcome_kind::watch_closed);
       case watch_item::kind::idle:
       case watch_item::kind::failed:
-        last_error_ = "watch: " + item.error.describe();
-        spdlog::info("watch {}: {}", name_, last_error_);
-        co_return watch_end::failed;
+        co_return came_to(outcome_kind::watch_broken, std::move(item.error));
       case watch_item::kind::event:
         break;
     }
     const bool changes_an_object = item.event.type != "BOOKMARK" && item.event.type != "ERROR";
     if (std::optional<api_error> error = apply(item.event)) {
-      if (error->gone()) {
-        co_return watch_end::gone;
-      }
-      mark_failure(*error, "watch");
-      co_return watch_end::failed;
+      co_return came_to(outcome_kind::watch_error_event, std::move(*error));
     }
     if (changes_an_object) {
       metrics_.increment(reflector_metrics::watch_events, {{"resource", name_}});
@@ -299,116 +312,103 @@ net::awaitable<reflector::watch_end> reflector::consume(watch_stream& stream) {
 }
 
 net::awaitable<void> reflector::loop() {
-  loop_state state = loop_state::empty;
-  while (!stopped_) {
-    switch (state) {
-      case loop_state::empty:
-        state = co_await list_all();
-        break;
-      case loop_state::listed:
-        state = co_await open_watch();
-        break;
-      case loop_state::watching:
-        state = co_await read_watch();
-        break;
-      case loop_state::backing_off:
-        co_await pause();
-        state = after_backoff_;
-        break;
+  state_ = reflection::start_over(std::move(state_));
+  while (!std::holds_alternative<reflection::stopped>(state_)) {
+    phase_ = phase_of(state_);
+    reflection::outcome happened = came_to(outcome_kind::stopped);
+    if (!stopped_) {
+      happened = co_await take_step();
     }
+    if (stopped_) {
+      happened = came_to(outcome_kind::stopped);  // what the step came to no longer matters
+    }
+    const outcome_kind what = happened.what;
+    const api_error error = happened.error;
+    reflection::transition next = reflection::next_step(std::move(state_), std::move(happened));
+    state_ = std::move(next.next);
+    perform(next.effect, what, error);
   }
   phase_ = phase::stopped;
 }
 
-reflector::loop_state reflector::back_off_then(loop_state after) {
-  after_backoff_ = after;
-  return loop_state::backing_off;
+net::awaitable<reflection::outcome> reflector::take_step() {
+  if (const auto* now = std::get_if<reflection::empty>(&state_)) {
+    co_return co_await list_all(*now);
+  }
+  if (const auto* now = std::get_if<reflection::listed>(&state_)) {
+    co_return co_await open_watch(*now);
+  }
+  if (auto* now = std::get_if<reflection::watching>(&state_)) {
+    co_return co_await consume(*now->stream);
+  }
+  co_await pause();
+  co_return came_to(outcome_kind::waited);
 }
 
-reflector::loop_state reflector::relist_latest() {
-  metrics_.increment(reflector_metrics::relists_gone, {{"resource", name_}});
-  list_version_.clear();
-  return loop_state::empty;
+void reflector::perform(const reflection::effects& effect, outcome_kind what, const api_error& error) {
+  if (effect.synced) {
+    mark_synced();
+  }
+  if (what == outcome_kind::watch_opened) {
+    store_.set_interrupted(type_, std::nullopt);  // current again from the version watched on
+  }
+  if (what == outcome_kind::streaming_unsupported) {
+    spdlog::info("watch {}: no streaming list ({}); listing in pages", name_, error.describe());
+  }
+  if (effect.relist_gone) {
+    if (what == outcome_kind::watch_error_event) {
+      spdlog::info("watch {}: version {} is gone (410); listing again", name_, resource_version_);
+    }
+    metrics_.increment(reflector_metrics::relists_gone, {{"resource", name_}});
+  }
+  if (effect.failed_in.empty()) {
+    return;
+  }
+  last_error_ = std::string(effect.failed_in) + ": " + error.describe();
+  retry_after_ = error.retry_after;  // the next pause waits at least this long
+  if (effect.unreadable) {
+    mark_unreadable(error, effect.failed_in);
+    return;
+  }
+  if (synced_) {
+    // What the cache holds was current when this began: views say it may be out of date until
+    // a watch is open again (the first failure's time and words are kept).
+    store_.set_interrupted(type_, watch_interruption{wall_.now(), last_error_});
+  }
+  if (effect.not_found && on_not_found_) {
+    on_not_found_();
+  }
+  if (what == outcome_kind::watch_broken) {
+    spdlog::info("watch {}: {}", name_, last_error_);
+  } else {
+    spdlog::warn("watch {}: {} failed: {}", name_, effect.failed_in, error.describe());
+  }
 }
 
-net::awaitable<reflector::loop_state> reflector::list_all() {
-  phase_ = phase::listing;
-  if (listed_before_) {
+net::awaitable<reflection::outcome> reflector::list_all(const reflection::empty& now) {
+  if (now.relist) {
     metrics_.increment(reflector_metrics::list_restarts, {{"resource", name_}});
   }
-  listed_before_ = true;
   // Not a conditional expression: GCC 12 miscompiles co_await inside `?:`.
-  step listed;
-  if (streaming_supported_) {
-    listed = co_await streaming_list(stream_);
-  } else {
-    listed = co_await paged_list(list_version_);
+  if (now.plan.streaming) {
+    co_return co_await streaming_list();
   }
-  if (stopped_) {
-    co_return loop_state::empty;
-  }
-  if (!listed.ok) {
-    if (listed.fall_back) {
-      spdlog::info("watch {}: no streaming list ({}); listing in pages", name_, listed.error.describe());
-      streaming_supported_ = false;
-      co_return loop_state::empty;
-    }
-    if (listed.error.gone()) {
-      co_return relist_latest();  // the version (or a continue token) expired
-    }
-    mark_failure(listed.error, "list");
-    co_return back_off_then(loop_state::empty);
-  }
-  mark_synced();
-  // A streaming list goes on as the watch it was.
-  co_return stream_ ? loop_state::watching : loop_state::listed;
+  co_return co_await paged_list(now.plan.version);
 }
 
-net::awaitable<reflector::loop_state> reflector::open_watch() {
-  phase_ = phase::watching;
-  if (restart_watch_) {
+net::awaitable<reflection::outcome> reflector::open_watch(const reflection::listed& now) {
+  if (now.rewatch) {
     metrics_.increment(reflector_metrics::watch_restarts, {{"resource", name_}});
   }
   watch_request request;
   request.resource_version = resource_version_;
   request.timeout = watch_timeout();
-  request.idle_timeout = request.timeout + options_.idle_grace;
+  request.idle_timeout = options_.watch_silence;
   watch_open opened = co_await source_->watch(request);
-  if (stopped_) {
-    co_return loop_state::listed;
-  }
   if (opened.stream) {
-    stream_ = std::move(opened.stream);
-    co_return loop_state::watching;
+    co_return came_to(outcome_kind::watch_opened, {}, std::move(opened.stream));
   }
-  restart_watch_ = true;
-  if (opened.error.gone()) {
-    co_return relist_latest();
-  }
-  mark_failure(opened.error, "watch");
-  // A 403 emptied the kind as unreadable: once allowed, list it again.
-  co_return back_off_then(opened.error.code == 403 ? loop_state::empty : loop_state::listed);
-}
-
-net::awaitable<reflector::loop_state> reflector::read_watch() {
-  phase_ = phase::watching;
-  watch_end end = co_await consume(*stream_);
-  stream_.reset();
-  switch (end) {
-    case watch_end::stopped:
-      co_return loop_state::listed;  // the loop ends: stopped
-    case watch_end::closed:
-      restart_watch_ = false;  // the server's timeout: watch again at once
-      co_return loop_state::listed;
-    case watch_end::gone:
-      spdlog::info("watch {}: version {} is gone (410); listing again", name_, resource_version_);
-      restart_watch_ = true;
-      co_return relist_latest();
-    case watch_end::failed:
-      restart_watch_ = true;
-      co_return back_off_then(loop_state::listed);
-  }
-  co_return loop_state::listed;
+  co_return came_to(outcome_kind::watch_refused, std::move(opened.error));
 }
 
 }  // namespace sextant::kube

@@ -1,6 +1,7 @@
 #pragma once
 // Keeps one kind's objects in the store in step with the API server: client-go's reflector
-// contract, written as one coroutine loop over explicit states (kube-rs' watcher shape).
+// contract, written as one coroutine loop over explicit states (kube-rs' watcher shape) whose
+// transitions are decided apart, without I/O (reflector_transitions.hpp).
 //
 //   list   paginated (limit/continue) from resourceVersion "0" (the server's watch cache),
 //          or "" (a consistent read) once the server said the version was too old; or a
@@ -9,7 +10,11 @@
 //   watch  from the list's version with bookmarks, asking the server to end it after a random
 //          5-10 minutes; a clean end re-watches from the last version seen, a 410 (answer or
 //          ERROR event) lists again, other failures back off (800 ms doubling to 30 s, with
-//          jitter) and re-watch. Silence past the timeout counts as a failure.
+//          jitter) and re-watch. A watch silent for `watch_silence` (no event, no bookmark:
+//          the server sends one about every minute) is a stalled link and counts as a failure.
+//   wait   a refusal that says Retry-After (429, 503) is not tried again before that delay
+//          (capped at `retry_after_cap`, stretched by up to half again so that the watches it
+//          refused at once do not come back at once), nor before the backoff's own delay.
 //
 // A cap (the resource's `cap`) bounds what is read: lists stop there and the store says the
 // kind is truncated. A 403 makes the kind unreadable. All on the event loop; `stop()` ends the
@@ -19,10 +24,12 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <string_view>
 
 #include "kube/asio.hpp"
 #include "kube/backoff.hpp"
 #include "kube/lister_watcher.hpp"
+#include "kube/reflector_transitions.hpp"
 #include "metrics/metrics_registry.hpp"
 #include "store/object_store.hpp"
 #include "util/time.hpp"
@@ -37,7 +44,11 @@ struct reflector_options {
   backoff_policy backoff;
   std::chrono::seconds watch_timeout_min{300};
   std::chrono::seconds watch_timeout_max{600};  // exclusive
-  std::chrono::seconds idle_grace{30};          // past the watch timeout, silence means a dead link
+  // No byte for this long on an open watch means a dead or stalled link. The API server sends a
+  // bookmark about every minute to a watch that allows them (and the watch cache serves it), so
+  // a healthy quiet watch stays well within it.
+  std::chrono::seconds watch_silence{150};
+  std::chrono::seconds retry_after_cap{60};  // a longer Retry-After is waited out only this long
   // How a backoff is waited out; by default a timer on the event loop. Tests give one that moves
   // their injected clock instead, so that none of them waits on real time.
   std::function<net::awaitable<void>(std::chrono::milliseconds)> sleep;
@@ -80,32 +91,21 @@ class reflector {
   std::size_t cap() const { return options_.cap; }
 
  private:
-  struct step {
-    bool ok = false;
-    api_error error;
-    bool fall_back = false;  // streaming lists are not supported: list instead, at once
-  };
-  enum class watch_end { closed, gone, failed, stopped };
-  // What the loop does next, as kube-rs' watcher steps through its states: `empty` lists (no
-  // version is current), `listed` opens a watch from the listed version, `watching` reads the
-  // open watch, `backing_off` waits out the backoff and then goes on as `after_backoff_`.
-  enum class loop_state { empty, listed, watching, backing_off };
-
   net::awaitable<void> loop();
-  net::awaitable<loop_state> list_all();
-  net::awaitable<loop_state> open_watch();
-  net::awaitable<loop_state> read_watch();
-  loop_state back_off_then(loop_state after);
-  // Forgets the listed version: the next list reads the latest state (after a 410).
-  loop_state relist_latest();
-  net::awaitable<step> paged_list(const std::string& list_version);
-  net::awaitable<step> streaming_list(std::unique_ptr<watch_stream>& carry);
-  net::awaitable<watch_end> consume(watch_stream& stream);
+  // The I/O of the current state's step, and what it came to.
+  net::awaitable<reflection::outcome> take_step();
+  net::awaitable<reflection::outcome> list_all(const reflection::empty& now);
+  net::awaitable<reflection::outcome> open_watch(const reflection::listed& now);
+  net::awaitable<reflection::outcome> paged_list(const std::string& list_version);
+  net::awaitable<reflection::outcome> streaming_list();
+  net::awaitable<reflection::outcome> consume(watch_stream& stream);
   net::awaitable<void> pause();
+  // Carries out what the transition out of a step asks besides the next state.
+  void perform(const reflection::effects& effect, reflection::outcome::kind what, const api_error& error);
   // Applies one watch event; returns an error for an ERROR event.
   std::optional<api_error> apply(decoded_watch_event& event);
   void mark_synced();
-  void mark_failure(const api_error& error, const char* during);
+  void mark_unreadable(const api_error& error, std::string_view during);
   std::chrono::seconds watch_timeout();
   void set_truncated();
 
@@ -122,20 +122,17 @@ class reflector {
   backoff backoff_;
   net::steady_timer pause_timer_;
   std::mt19937_64 random_;
+  // Where the loop is, with what it needs there; kept across a restart after a throw.
+  reflection::state state_;
   phase phase_ = phase::starting;
   bool stopped_ = false;
+  // What the reflector shows of the kind, whatever the state.
   bool synced_ = false;
   bool truncated_ = false;
-  bool streaming_supported_ = true;
   bool streaming_used_ = false;
-  std::string resource_version_;
+  std::string resource_version_;  // the last version seen: what a watch resumes from
   std::string last_error_;
-  // The loop's memory between states.
-  std::string list_version_ = "0";  // the first list may come from the server's watch cache
-  bool listed_before_ = false;
-  bool restart_watch_ = false;  // the next watch re-opens one that broke
-  std::unique_ptr<watch_stream> stream_;
-  loop_state after_backoff_ = loop_state::empty;
+  std::optional<std::chrono::seconds> retry_after_;  // of the failure the next pause follows
 };
 
 }  // namespace sextant::kube

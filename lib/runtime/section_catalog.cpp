@@ -1,12 +1,27 @@
 #include "runtime/section_catalog.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "util/object_names.hpp"
 
 namespace sextant {
 
-section_catalog::section_catalog(std::vector<section> sections) : sections_(std::move(sections)) {}
+section_catalog::section_catalog(std::vector<section> sections) : sections_(std::move(sections)) {
+  // As the watch plan merges them: a kind any resource watches always is not read on demand,
+  // even where another section lists it (the Queue section's Pods and Jobs).
+  std::set<kind_key> always;
+  for (const section& s : sections_) {
+    for (const resource_def& r : s.resources) {
+      if (r.type.kind.empty()) {
+        continue;
+      }
+      (r.on_demand_category.empty() ? always : read_on_demand_).insert(r.type);
+    }
+    read_on_demand_.insert(s.reads_on_demand.begin(), s.reads_on_demand.end());
+  }
+  std::erase_if(read_on_demand_, [&](const kind_key& type) { return always.contains(type); });
+}
 
 const section* section_catalog::find_section(const std::string& id) const {
   for (const section& s : sections_) {
@@ -98,6 +113,26 @@ std::string section_catalog::version_for(const kind_key& type, const served_kind
     }
   }
   return preference.empty() ? std::string() : preference.front();
+}
+
+std::string section_catalog::plural_for(const kind_key& type, const served_kinds& served) const {
+  if (const served_kind* kind = served.find(type); kind != nullptr && !kind->plural.empty()) {
+    return kind->plural;  // discovery's word; a snapshot's inferred kinds have none
+  }
+  for (const section& s : sections_) {
+    for (const resource_def& resource : s.resources) {
+      if (resource.type == type && !resource.plural.empty()) {
+        return resource.plural;
+      }
+    }
+  }
+  // A kind neither served nor shown: the API's usual plural. Asked of the authorizer, a wrong
+  // guess is denied, which hides rather than shows.
+  std::string plural;
+  for (char c : type.kind) {
+    plural += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return plural + "s";
 }
 
 ingest_profiles section_catalog::profiles() const {

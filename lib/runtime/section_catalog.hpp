@@ -2,6 +2,7 @@
 // The registered sections, and the questions the API asks of them: which are listed for what
 // the cluster serves, which resource a route names, which resource shows a kind.
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,9 +37,16 @@ class section_catalog {
   std::optional<std::string> path_for(const kind_key& type, std::string_view namespace_, std::string_view name,
                                       const served_kinds& served) const;
 
+  // Whether a kind is read on demand (its resource names an on_demand_category, or a section
+  // lists it in section::reads_on_demand): a view that read it asks the source for it.
+  bool read_on_demand(const kind_key& type) const { return read_on_demand_.contains(type); }
+
   // The version the daemon reads a kind in: its section's preference among the versions the
   // cluster serves it in (or, when the kind is not served, its group), else the preferred one.
   std::string version_for(const kind_key& type, const served_kinds& served) const;
+  // How the authorizer names a kind: the plural discovery gives, else a section's resource's,
+  // else the API's usual plural (a wrong guess is denied, which hides rather than shows).
+  std::string plural_for(const kind_key& type, const served_kinds& served) const;
 
   // The ingest profiles every section declares, with the labels they index, and what other
   // sections read of each kind (section::reads) merged in.
@@ -54,6 +62,7 @@ class section_catalog {
 
  private:
   std::vector<section> sections_;
+  std::set<kind_key> read_on_demand_;
 };
 
 }  // namespace sextant

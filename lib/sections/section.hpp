@@ -87,9 +87,6 @@ struct resource_def {
   // Read on demand (see "Read on demand" below): the kind is watched only while this problem category
   // is on, or for a while after a view read it. Empty: always watched.
   std::string on_demand_category;
-  // Kinds read on demand that this resource's details read (a Cluster Queue's waiting list
-  // reads Workloads): asking for the details asks for them.
-  std::vector<kind_key> reads_on_demand;
 
   // False for a kind watched and cached only for the section's own views (the GPU Operator's
   // DaemonSets, shown inside its components): no page, route or link of its own.
@@ -98,13 +95,13 @@ struct resource_def {
   std::optional<namespace_source> namespace_from;
 };
 
-// "Read on demand", the one concept behind `on_demand_category` and `reads_on_demand`: a kind too
-// costly to watch always (Kueue's Workloads carry their jobs' pod templates) is watched only while
-// a problem category that judges it is on, or for 5 minutes after a view read it. Its resource
-// names the category; every view that reads it (details, extensions, routes) lists it in
-// `reads_on_demand`, so that asking for the view asks for the kind.
-// A kind no section shows under a resource (the Queue section's job kinds) is listed in
-// `section::reads_on_demand`: watched only for 5 minutes after a view read it, where served.
+// "Read on demand", the one concept behind `on_demand_category` and `section::reads_on_demand`: a
+// kind too costly to watch always (Kueue's Workloads carry their jobs' pod templates) is watched
+// only while a problem category that judges it is on, or for 5 minutes after a view read it. Its
+// resource names the category; a kind no section shows under a resource (the Queue section's job
+// kinds) is listed in `section::reads_on_demand`. That is all a section declares: which views
+// read the kind is not declared but recorded as each view renders (store/view_reads.hpp), and
+// serving a view asks for every kind read on demand that it read.
 
 enum class scope { namespaced, cluster };
 
@@ -141,8 +138,6 @@ struct problem_category {
 struct details_extension {
   kind_key type;
   std::function<void(const cached_object&, const view_context&, details_view&)> extend;
-  // Kinds read on demand that `extend` reads (the Queue block reads Workloads).
-  std::vector<kind_key> reads_on_demand = {};
   // What `extend` reads beyond the extended kind, as resource_def::made_of and ::joins: the
   // caller of the extended details must be let list every `made_of` kind.
   std::vector<kind_key> made_of = {};
@@ -159,9 +154,6 @@ struct route_answer {
 struct section_route {
   std::string segment;  // the segment after the section id: "queue"
   std::function<route_answer(std::span<const std::string> rest, const view_context&)> handle;
-  std::vector<kind_key> reads_on_demand = {};  // kinds read on demand that the route reads
-  // Kinds read on demand that one request reads, by its segments (the job kind it names).
-  std::function<std::vector<kind_key>(std::span<const std::string> rest)> reads_on_demand_of = {};
   // What a caller must be allowed to read one request's answer (--auth=kubernetes), by its
   // segments: `get` on the object it is about, `get pods/log`, ...; nullopt when the request
   // names nothing to read (it answers an error). Unset: the route is refused to every caller,
@@ -198,6 +190,7 @@ struct section {
   std::vector<polled_document> documents;
   // Kinds read on demand that no section shows under a resource (the Queue section's job kinds):
   // live mode watches each only for a while after a view read it, and only where it is served.
+  // Watch planning needs them up front: a view cannot ask for a kind the plan does not know.
   std::vector<kind_key> reads_on_demand;
 };
 

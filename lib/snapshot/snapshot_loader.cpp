@@ -1,3 +1,5 @@
+// Over 400 lines because the loader is one resumable state machine (file, piece, document,
+// object) whose steps share its members; splitting it would pass that state between files.
 #include "snapshot/snapshot_loader.hpp"
 
 #include <algorithm>

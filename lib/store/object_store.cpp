@@ -272,6 +272,27 @@ void object_store::set_completeness(const kind_key& type, list_completeness comp
   }
 }
 
+void object_store::set_interrupted(const kind_key& type, std::optional<watch_interruption> interruption) {
+  auto cache = kinds_.find(type);
+  if (cache == kinds_.end()) {
+    if (!interruption) {
+      return;
+    }
+    cache = kinds_.try_emplace(type).first;
+  }
+  if (cache->second.interrupted.has_value() == interruption.has_value()) {
+    return;
+  }
+  cache->second.interrupted = std::move(interruption);
+  changed(type);
+}
+
+std::optional<watch_interruption> object_store::interrupted(const kind_key& type) const {
+  record(type);
+  auto cache = kinds_.find(type);
+  return cache == kinds_.end() ? std::nullopt : cache->second.interrupted;
+}
+
 list_completeness object_store::completeness(const kind_key& type) const {
   record(type);
   auto cache = kinds_.find(type);

@@ -17,6 +17,7 @@
 
 #include "store/object.hpp"
 #include "store/view_reads.hpp"
+#include "util/time.hpp"
 
 namespace sextant {
 
@@ -27,6 +28,14 @@ struct list_completeness {
   std::string reason;  // plain words: "cut at 5000 Workloads", "forbidden by RBAC"
 
   bool complete() const { return value == state::complete; }
+};
+
+// A kind whose watch is broken (the API server unreachable, failing, or throttling): what the
+// store holds of it was true at `since` and may have changed since. Views keep showing it and say
+// so; nothing is dropped or judged differently for it.
+struct watch_interruption {
+  time_point since;
+  std::string reason;  // the failure that began it, in plain words
 };
 
 // The reason of a list cut at its cap: "cut at 500 Resource Slices".
@@ -68,6 +77,12 @@ class object_store {
 
   void set_completeness(const kind_key& type, list_completeness completeness);
   list_completeness completeness(const kind_key& type) const;
+
+  // Marks a kind's watch broken (from the first failure on; a later failure keeps the first
+  // time and words) or, with nullopt, whole again. Changes the kind's generation only when the
+  // mark comes or goes, so that cached views say it at once and no more often.
+  void set_interrupted(const kind_key& type, std::optional<watch_interruption> interruption);
+  std::optional<watch_interruption> interrupted(const kind_key& type) const;
 
   std::vector<kind_key> kinds() const;
   std::size_t total() const;
@@ -114,6 +129,7 @@ class object_store {
     object_index by_owner;
     std::map<std::string, object_index> by_label;  // label key -> its index
     list_completeness completeness;
+    std::optional<watch_interruption> interrupted;
     std::size_t held_bytes = 0;  // kept as objects come and go: /metrics reads it at every scrape
   };
 

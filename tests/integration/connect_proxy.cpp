@@ -138,6 +138,11 @@ std::string connect_proxy::url() const {
   return "http://127.0.0.1:" + std::to_string(impl_->acceptor.local_endpoint().port());
 }
 
+kube::connection_config connect_proxy::through(kube::connection_config config) const {
+  config.proxy = *kube::parse_url(url()).value;
+  return config;
+}
+
 void connect_proxy::drop_all() {
   std::promise<void> done;
   net::post(impl_->io, [this, &done] {

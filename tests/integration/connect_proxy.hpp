@@ -7,6 +7,8 @@
 #include <string>
 #include <thread>
 
+#include "kube/connection_config.hpp"
+
 namespace sextant::integration {
 
 class connect_proxy {
@@ -17,6 +19,8 @@ class connect_proxy {
   connect_proxy& operator=(const connect_proxy&) = delete;
 
   std::string url() const;
+  // `config` (the cluster's, from a kubeconfig) tunnelled through this proxy (its proxy-url).
+  kube::connection_config through(kube::connection_config config) const;
   void pause() { paused_ = true; }
   void resume() { paused_ = false; }
   void drop_all();

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <catch2/catch.hpp>
+
 #include "kube/kubeconfig.hpp"
 #include "runtime/watch_plan.hpp"
 
@@ -88,6 +90,25 @@ std::map<std::string, std::string> listed(admin_client& admin, const std::string
     out[namespace_.empty() ? name : namespace_ + "/" + name] = string_or(item, {"metadata", "resourceVersion"});
   }
   return out;
+}
+
+bool converges(live_harness& live, admin_client& admin, std::chrono::seconds limit) {
+  const kind_key pods{"", "Pod"};
+  const kind_key jobs{"batch", "Job"};
+  auto listed_pods = listed(admin, "/api/v1/pods");
+  auto listed_jobs = listed(admin, "/apis/batch/v1/jobs");
+  bool equal =
+      live.run_until([&] { return live.cached(pods) == listed_pods && live.cached(jobs) == listed_jobs; }, limit);
+  CHECK(live.cached(pods) == listed_pods);
+  CHECK(live.cached(jobs) == listed_jobs);
+  return equal;
+}
+
+void create_pods(admin_client& admin, const std::string& ns, const std::string& prefix, int count) {
+  for (int i = 0; i < count; ++i) {
+    answer created = admin.post("/api/v1/namespaces/" + ns + "/pods", pod_object(ns, prefix + std::to_string(i)));
+    REQUIRE(created.ok());
+  }
 }
 
 json namespace_object(const std::string& name) {

@@ -47,6 +47,13 @@ class live_harness {
 // "namespace/name" -> resourceVersion of every object the server lists at `path`.
 std::map<std::string, std::string> listed(admin_client& admin, const std::string& path);
 
+// Runs the loop until the cache holds exactly what the server lists now, every Pod and Job by
+// name and resourceVersion, or `limit` passes; CHECKs both, so that a failure shows what differs.
+bool converges(live_harness& live, admin_client& admin, std::chrono::seconds limit = std::chrono::seconds(15));
+
+// Creates Pods PREFIX0..PREFIX{count-1} in `ns` (REQUIREs each).
+void create_pods(admin_client& admin, const std::string& ns, const std::string& prefix, int count);
+
 // Objects the tests create.
 json namespace_object(const std::string& name);
 json pod_object(const std::string& namespace_, const std::string& name, const json& labels = json::object());

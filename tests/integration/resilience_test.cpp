@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "churn.hpp"
 #include "connect_proxy.hpp"
 #include "kube/reflector.hpp"
 #include "live_harness.hpp"
@@ -17,27 +18,9 @@ using namespace sextant::integration;
 namespace {
 
 const kind_key pod_type{"", "Pod"};
-const kind_key job_type{"batch", "Job"};
 
 double resource_metric(const live_harness& live, const char* name, const std::string& resource) {
   return live.metric(name, {{"resource", resource}});
-}
-
-// Waits until the cache holds exactly what the server lists now.
-bool converges(live_harness& live, admin_client& admin, std::chrono::seconds limit = std::chrono::seconds(15)) {
-  auto pods = listed(admin, "/api/v1/pods");
-  auto jobs = listed(admin, "/apis/batch/v1/jobs");
-  bool equal = live.run_until([&] { return live.cached(pod_type) == pods && live.cached(job_type) == jobs; }, limit);
-  CHECK(live.cached(pod_type) == pods);
-  CHECK(live.cached(job_type) == jobs);
-  return equal;
-}
-
-void create_pods(admin_client& admin, const std::string& ns, const std::string& prefix, int count) {
-  for (int i = 0; i < count; ++i) {
-    answer created = admin.post("/api/v1/namespaces/" + ns + "/pods", pod_object(ns, prefix + std::to_string(i)));
-    REQUIRE(created.ok());
-  }
 }
 
 }  // namespace
@@ -85,9 +68,7 @@ TEST_CASE("etcd compacted past a watch's version: the watch gets 410 and the cac
   create_pods(admin, "ml", "old-", 30);
 
   connect_proxy network;
-  kube::connection_config config = kubeconfig(cluster.env("KUBECONFIG_TOKEN"));
-  config.proxy = *kube::parse_url(network.url()).value;
-  live_harness live(std::move(config), {core::make_section()});
+  live_harness live(network.through(kubeconfig(cluster.env("KUBECONFIG_TOKEN"))), {core::make_section()});
   REQUIRE(live.run_until([&] { return live.ready(); }));
   REQUIRE(converges(live, admin));
   const std::string watched_version = live.live->find_watch(pod_type)->resource_version();
@@ -115,70 +96,15 @@ TEST_CASE("after churn and dropped connections the cache equals the server, name
           "[integration][resilience]") {
   test_cluster cluster;
   admin_client admin = cluster.admin();
-  for (const char* ns : {"a", "b"}) {
-    REQUIRE(admin.post("/api/v1/namespaces", namespace_object(ns)).ok());
-  }
+  create_churn_namespaces(admin);
   connect_proxy network;
-  kube::connection_config config = kubeconfig(cluster.env("KUBECONFIG_TOKEN"));
-  config.proxy = *kube::parse_url(network.url()).value;
-  live_harness live(std::move(config), {core::make_section()});
+  live_harness live(network.through(kubeconfig(cluster.env("KUBECONFIG_TOKEN"))), {core::make_section()});
   REQUIRE(live.run_until([&] { return live.ready(); }));
 
   std::mt19937 random(2026);
-  std::vector<std::string> pods;
-  std::vector<std::string> jobs;
+  churn_state churned;
   for (int step = 0; step < 600; ++step) {
-    std::string ns = random() % 2 == 0 ? "a" : "b";
-    switch (random() % 6) {
-      case 0:
-      case 1: {
-        std::string name = "p" + std::to_string(step);
-        if (admin.post("/api/v1/namespaces/" + ns + "/pods", pod_object(ns, name)).ok()) {
-          pods.push_back(ns + "/" + name);
-        }
-        break;
-      }
-      case 2: {
-        if (!pods.empty()) {
-          const std::string& key = pods[random() % pods.size()];
-          std::string path =
-              "/api/v1/namespaces/" + key.substr(0, key.find('/')) + "/pods/" + key.substr(key.find('/') + 1);
-          answer current = admin.get(path);
-          if (current.ok()) {
-            json pod = current.body();
-            pod["metadata"]["labels"]["step"] = std::to_string(step);
-            admin.put(path, pod);
-          }
-        }
-        break;
-      }
-      case 3: {
-        if (!pods.empty()) {
-          std::size_t index = random() % pods.size();
-          const std::string key = pods[index];
-          admin.remove("/api/v1/namespaces/" + key.substr(0, key.find('/')) + "/pods/" + key.substr(key.find('/') + 1));
-          pods.erase(pods.begin() + static_cast<std::ptrdiff_t>(index));
-        }
-        break;
-      }
-      case 4: {
-        std::string name = "j" + std::to_string(step);
-        if (admin.post("/apis/batch/v1/namespaces/" + ns + "/jobs", job_object(ns, name)).ok()) {
-          jobs.push_back(ns + "/" + name);
-        }
-        break;
-      }
-      default: {
-        if (!jobs.empty()) {
-          std::size_t index = random() % jobs.size();
-          const std::string key = jobs[index];
-          admin.remove("/apis/batch/v1/namespaces/" + key.substr(0, key.find('/')) + "/jobs/" +
-                       key.substr(key.find('/') + 1) + "?propagationPolicy=Background");
-          jobs.erase(jobs.begin() + static_cast<std::ptrdiff_t>(index));
-        }
-        break;
-      }
-    }
+    churn_step(admin, random, churned, step);
     if (step % 25 == 0) {
       live.run_for(std::chrono::milliseconds(20));
     }

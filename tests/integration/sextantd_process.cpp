@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include <thread>
@@ -11,8 +10,7 @@
 #include <boost/asio/ip/tcp.hpp>
 
 #include "live_harness.hpp"
-
-extern char** environ;
+#include "spawn_logged.hpp"
 
 namespace sextant::integration {
 namespace {
@@ -51,17 +49,7 @@ sextantd_process::sextantd_process(std::vector<std::string> args, const std::fil
   args.push_back("127.0.0.1:" + std::to_string(port_));
   args.push_back("--log-format");
   args.push_back("text");
-  std::vector<char*> argv;
-  for (std::string& arg : args) {
-    argv.push_back(arg.data());
-  }
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  ::posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
+  pid_ = spawn_logged(std::move(args), log);
 }
 
 sextantd_process::~sextantd_process() {

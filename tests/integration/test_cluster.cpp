@@ -1,7 +1,6 @@
 #include "test_cluster.hpp"
 
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,9 +15,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "spawn_logged.hpp"
 #include "support/upstream_files.hpp"
-
-extern char** environ;
 
 namespace sextant::integration {
 namespace fs = std::filesystem;
@@ -101,21 +99,8 @@ test_cluster::test_cluster(cluster_options options) {
     args.push_back("--watch-cache=false");
   }
   args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
-  std::vector<char*> argv;
-  for (std::string& arg : args) {
-    argv.push_back(arg.data());
-  }
-  argv.push_back(nullptr);
-  const std::string log = (dir_ / "testcluster.log").string();
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  int rc = ::posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) {
-    throw std::runtime_error(std::string("cannot start ") + SEXTANT_TESTCLUSTER + ": " + std::strerror(rc));
-  }
+  const fs::path log = dir_ / "testcluster.log";
+  pid_ = spawn_logged(std::move(args), log);
   const fs::path ready = dir_ / "cluster" / "ready";
   auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(4);
   while (!fs::exists(ready)) {
@@ -185,10 +170,18 @@ long long test_cluster::compact() {
   return done.body().value("revision", 0LL);
 }
 
-void test_cluster::restart_apiserver() {
-  answer done = control_post(env("CONTROL"), "/restart-apiserver");
+void test_cluster::restart_apiserver(bool kill) {
+  answer done = control_post(env("CONTROL"), kill ? "/restart-apiserver?signal=KILL" : "/restart-apiserver");
   if (!done.ok()) {
     throw std::runtime_error("restart-apiserver: " + std::to_string(done.status) + " " + done.text + done.error);
+  }
+}
+
+void test_cluster::restart_etcd(std::chrono::milliseconds down) {
+  const std::string seconds = std::to_string(static_cast<double>(down.count()) / 1000.0);
+  answer done = control_post(env("CONTROL"), "/restart-etcd?downSeconds=" + seconds);
+  if (!done.ok()) {
+    throw std::runtime_error("restart-etcd: " + std::to_string(done.status) + " " + done.text + done.error);
   }
 }
 

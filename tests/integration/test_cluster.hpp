@@ -6,6 +6,7 @@
 // compacts etcd or restarts the apiserver.
 #include <sys/types.h>
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -44,8 +45,12 @@ class test_cluster {
 
   // Compacts etcd at its current revision; returns the revision.
   long long compact();
-  // Stops the apiserver and starts it again (etcd keeps running); returns when it is ready.
-  void restart_apiserver();
+  // Stops the apiserver (SIGTERM, or SIGKILL when `kill`) and starts it again (etcd keeps
+  // running); returns when it is ready.
+  void restart_apiserver(bool kill = false);
+  // Stops etcd, leaves it down for `down`, and starts it again on the same ports and data; the
+  // apiserver keeps running and reconnects. Returns when etcd is ready.
+  void restart_etcd(std::chrono::milliseconds down);
 
  private:
   std::filesystem::path dir_;

@@ -68,7 +68,7 @@ section make_section() {
       problem_rule{std::string(problem_category_id), core::pod_kind, evaluate_pod, {claim_kind, device_class_kind}});
   // A pod's claims (and templates, classes) are linked entries.
   s.extensions.push_back(
-      details_extension{core::pod_kind, extend_pod_details, {}, {}, {claim_kind, template_kind, device_class_kind}});
+      details_extension{core::pod_kind, extend_pod_details, {}, {claim_kind, template_kind, device_class_kind}});
   // What the pod extension and the problem rule read of a Pod, beyond core's own fields.
   s.reads.push_back(kind_reads{
       core::pod_kind,
@@ -76,7 +76,7 @@ section make_section() {
        "spec.initContainers.resources.claims", "status.resourceClaimStatuses", "status.extendedResourceClaimStatus"},
       {}});
   // A node's devices are its ResourceSlices' content; the claims holding them are linked entries.
-  s.extensions.push_back(details_extension{core::node_kind, extend_node_details, {}, {slice_kind}, {claim_kind}});
+  s.extensions.push_back(details_extension{core::node_kind, extend_node_details, {slice_kind}, {claim_kind}});
   return s;
 }
 

@@ -1,3 +1,5 @@
+// Over 400 lines because most of it is one table: a pattern for each reason kube-scheduler's
+// DynamicResources plugin writes, kept in one list so that it can be read beside the plugin.
 #include "sections/dra/scheduler_reasons.hpp"
 
 #include <algorithm>

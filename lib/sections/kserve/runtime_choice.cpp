@@ -1,3 +1,5 @@
+// Over 400 lines because it replays one procedure of KServe's (choosing a Serving Runtime) as one
+// pure function, its steps in KServe's order so that it can be read beside KServe's code.
 #include "sections/kserve/runtime_choice.hpp"
 
 #include <algorithm>

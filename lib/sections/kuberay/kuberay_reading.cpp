@@ -1,3 +1,5 @@
+// Over 400 lines because it holds the one reading of each Ray kind (cluster, job, service), which
+// share the head's and the pods' helpers; a file per kind is the split when one of them grows.
 #include "sections/kuberay/kuberay_reading.hpp"
 
 #include <algorithm>

@@ -25,8 +25,6 @@ section make_section(position_lookup positions) {
   cluster_queues.details = [positions](const cached_object& queue, const view_context& context, details_view& view) {
     cluster_queue_details(queue, context, view, positions);
   };
-  // The waiting list reads Workloads: opening the details asks for them.
-  cluster_queues.reads_on_demand = {workload_kind};
   cluster_queues.joins = {cohort_kind, local_queue_kind, workload_kind};
   s.resources.push_back(std::move(cluster_queues));
 
@@ -36,7 +34,6 @@ section make_section(position_lookup positions) {
   local_queues.details = [positions](const cached_object& queue, const view_context& context, details_view& view) {
     local_queue_details(queue, context, view, positions);
   };
-  local_queues.reads_on_demand = {workload_kind};
   local_queues.joins = {cluster_queue_kind, cohort_kind, workload_kind};
   s.resources.push_back(std::move(local_queues));
 
@@ -92,7 +89,6 @@ section make_section(position_lookup positions) {
                             }
                             view.blocks["queue"] = std::move(block);
                           },
-                          {workload_kind},
                           {},
                           {workload_kind, local_queue_kind, cluster_queue_kind, cohort_kind}});
   }
@@ -102,8 +98,6 @@ section make_section(position_lookup positions) {
   }
   s.routes.push_back(section_route{"queue",
                                    queue_route,
-                                   {workload_kind},
-                                   queue_route_needs,
                                    queue_route_permission,
                                    {},
                                    {workload_kind, local_queue_kind, cluster_queue_kind, cohort_kind}});

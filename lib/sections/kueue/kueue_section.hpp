@@ -85,8 +85,6 @@ const std::vector<job_resource>& job_resources();
 // The block for one job, or null when the job has no queue label and no Workload exists.
 json queue_block(const cached_object& job, const view_context& context);
 route_answer queue_route(std::span<const std::string> rest, const view_context& context);
-// The job kind a Queue route request names (none for a resource not in the list).
-std::vector<kind_key> queue_route_needs(std::span<const std::string> rest);
 // The Queue route shows one job's queue: a caller needs `get` on that job.
 std::optional<access_check> queue_route_permission(std::span<const std::string> rest);
 

@@ -194,18 +194,6 @@ json queue_block(const cached_object& job, const view_context& context) {
   return block;
 }
 
-std::vector<kind_key> queue_route_needs(std::span<const std::string> rest) {
-  if (rest.empty()) {
-    return {};
-  }
-  for (const job_resource& candidate : job_resources()) {
-    if (candidate.id == rest[0]) {
-      return {candidate.type};
-    }
-  }
-  return {};
-}
-
 std::optional<access_check> queue_route_permission(std::span<const std::string> rest) {
   if (rest.size() != 3) {
     return std::nullopt;

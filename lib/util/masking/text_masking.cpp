@@ -1,3 +1,5 @@
+// Over 400 lines because the name/value reading below and its assembly with the argv reading decide
+// together what is hidden; a review of the masking reads it in one place.
 // Sections 3 and 6 of README.md, and the assembly of every reading of a text: URIs stripped,
 // then the argv reading (argv_rules) and the name/value reading below applied together; whatever
 // either hides is hidden. Both readings are linear, and nested texts are read at most

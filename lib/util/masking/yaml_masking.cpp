@@ -1,3 +1,5 @@
+// Over 400 lines because the parser into its own tree, the masking walk and the emitter share one
+// node type and are one pass; a review of what is hidden reads it in one place.
 // Section 4 of README.md: a Serve config (YAML or JSON) read with libyaml's event parser into a
 // tree of its own, masked, and written back with libyaml's emitter. An alias is a reference to
 // its anchored node, never a copy: the walk handles each node at most once per way of masking it

@@ -1,39 +1,20 @@
 // One caller cannot change another's answer through the view cache: an answer's key is an
 // unambiguous encoding of the canonical request, never decoded text joined with raw separators.
-#include <zlib.h>
 
 #include <catch2/catch.hpp>
 
 #include "api/answer_key.hpp"
 #include "api/view_cache.hpp"
 #include "support/demo_daemon.hpp"
+#include "support/gunzip.hpp"
 
 using namespace sextant;
 
 namespace {
 
-std::string inflate_gzip(const std::string& data) {
-  z_stream z{};
-  REQUIRE(inflateInit2(&z, 15 + 16) == Z_OK);
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
-  std::string out;
-  int result = Z_OK;
-  while (result == Z_OK) {
-    char buffer[4096];
-    z.next_out = reinterpret_cast<Bytef*>(buffer);
-    z.avail_out = sizeof buffer;
-    result = inflate(&z, Z_NO_FLUSH);
-    out.append(buffer, sizeof buffer - z.avail_out);
-  }
-  inflateEnd(&z);
-  REQUIRE(result == Z_STREAM_END);
-  return out;
-}
-
 std::size_t items_in(const api_response& response, bool gzipped = false) {
   REQUIRE(response.status == 200);
-  return json::parse(gzipped ? inflate_gzip(response.body) : response.body)["items"].size();
+  return json::parse(gzipped ? testing::gunzip(response.body) : response.body)["items"].size();
 }
 
 const std::string nightly_pending = "/api/v1/kueue/workloads?queue=nightly&state=Pending";

@@ -238,6 +238,8 @@ TEST_CASE("details and routes ask for the kinds watched on demand that they read
   };
   snapshot_loader loader(f.state.store, f.state.served, f.state.profiles, f.clock.now());
   snapshot_report report;
+  // Kueue as installed: it serves Workloads (one, of another job, makes the snapshot say so), so
+  // that the views read them, and reading them asks for them.
   loader.load_text("job.yaml", R"(
 apiVersion: batch/v1
 kind: Job
@@ -246,6 +248,11 @@ metadata: {name: train, namespace: ml, uid: j1}
 apiVersion: kueue.x-k8s.io/v1beta2
 kind: ClusterQueue
 metadata: {name: cq}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: job-other, namespace: elsewhere, uid: w9}
+spec: {queueName: other-queue}
 )",
                    false, report);
   REQUIRE(report.errors.empty());

@@ -1,6 +1,5 @@
 // Views are rendered once per change: polls between changes are served from the cache, a
 // change (or, for a view that reads the clock, a new second) renders again. Counted, not timed.
-#include <zlib.h>
 
 #include <catch2/catch.hpp>
 
@@ -10,6 +9,7 @@
 #include "sections/registry.hpp"
 #include "snapshot/snapshot_loader.hpp"
 #include "support/fixtures.hpp"
+#include "support/gunzip.hpp"
 
 using namespace sextant;
 
@@ -104,25 +104,6 @@ std::vector<std::string> names(const json& list) {
   for (const json& item : list["items"]) {
     out.push_back(item["name"]);
   }
-  return out;
-}
-
-std::string gunzip(const std::string& data) {
-  z_stream z{};
-  REQUIRE(inflateInit2(&z, 15 + 16) == Z_OK);
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
-  std::string out;
-  int result = Z_OK;
-  while (result == Z_OK) {
-    char buffer[4096];
-    z.next_out = reinterpret_cast<Bytef*>(buffer);
-    z.avail_out = sizeof buffer;
-    result = inflate(&z, Z_NO_FLUSH);
-    out.append(buffer, sizeof buffer - z.avail_out);
-  }
-  inflateEnd(&z);
-  CHECK(result == Z_STREAM_END);
   return out;
 }
 
@@ -307,7 +288,7 @@ TEST_CASE("gzip when the client asks for it, under its own ETag", "[view-cache][
   CHECK(cache_fixture::header(zipped, "Content-Encoding") == "gzip");
   CHECK(cache_fixture::header(plain, "Content-Encoding").empty());
   CHECK(cache_fixture::header(zipped, "Vary") == "Accept-Encoding");
-  CHECK(gunzip(zipped.body) == plain.body);
+  CHECK(testing::gunzip(zipped.body) == plain.body);
   CHECK(cache_fixture::header(zipped, "ETag") != cache_fixture::header(plain, "ETag"));
   CHECK(f.get("/api/v1/core/pods", cache_fixture::header(zipped, "ETag"), "gzip").status == 304);
   CHECK(cache_fixture::header(f.get("/api/v1/core/pods", "", "gzip;q=0"), "Content-Encoding").empty());

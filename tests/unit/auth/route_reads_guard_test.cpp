@@ -38,24 +38,6 @@ guarded_answer ask_noting(testing::demo_daemon& demo, const std::string& target)
   return out;
 }
 
-std::string plural_of(const daemon_state& state, const kind_key& type) {
-  if (const served_kind* served = state.served.find(type); served != nullptr && !served->plural.empty()) {
-    return served->plural;
-  }
-  for (const section& s : state.catalog.sections()) {
-    for (const resource_def& resource : s.resources) {
-      if (resource.type == type && !resource.plural.empty()) {
-        return resource.plural;
-      }
-    }
-  }
-  std::string plural;
-  for (char c : type.kind) {
-    plural += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return plural + "s";
-}
-
 // What the answer to `target` read: a list's model, or the cached answer (details, routes).
 std::optional<view_stamp> stamp_of(testing::demo_daemon& demo, const std::string& target) {
   parsed_target parsed = parse_target(target);
@@ -153,7 +135,8 @@ TEST_CASE("no route's answer reads a kind its caller was not checked for", "[aut
           const std::string where =
               (object->namespace_.empty() ? "" : std::string(object->namespace_) + "/") + std::string(object->name);
           bool answered = false;
-          for (const std::string& target : {base + plural_of(demo.state, type) + "/" + where, base + where}) {
+          for (const std::string& target :
+               {base + demo.state.catalog.plural_for(type, demo.state.served) + "/" + where, base + where}) {
             answered = answered || ask_noting(demo, target).status == 200;
             if (answered) {
               enqueue(target);
@@ -200,7 +183,7 @@ TEST_CASE("no route's answer reads a kind its caller was not checked for", "[aut
       if (!demo.state.served.serves(type) && demo.state.store.count(type) == 0) {
         continue;  // a kind nobody serves has nothing to tell (a link to an unknown kind looks it up)
       }
-      const std::string plural = plural_of(demo.state, type);
+      const std::string plural = demo.state.catalog.plural_for(type, demo.state.served);
       const bool checked = std::any_of(answer.asked.begin(), answer.asked.end(), [&](const access_check& check) {
         return check.group == type.group && check.resource == plural;
       });

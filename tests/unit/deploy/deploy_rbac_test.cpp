@@ -100,8 +100,8 @@ std::string plural_of(const kind_key& type, const std::vector<section>& sections
 }
 
 // Every (group, resource) the daemon reads: the kinds sections show, what they read of other
-// sections' kinds, what they read on demand (resources, extensions, routes, sections), and the
-// documents polled beside them (as resource/subresource).
+// sections' kinds, the kinds they read on demand that no resource shows, and the documents
+// polled beside them (as resource/subresource).
 std::set<std::pair<std::string, std::string>> resources_read(const std::vector<section>& sections) {
   std::set<std::pair<std::string, std::string>> read;
   auto add = [&](const kind_key& type) { read.emplace(type.group, plural_of(type, sections)); };
@@ -110,25 +110,12 @@ std::set<std::pair<std::string, std::string>> resources_read(const std::vector<s
       if (!r.type.kind.empty()) {
         add(r.type);
       }
-      for (const kind_key& type : r.reads_on_demand) {
-        add(type);
-      }
     }
     for (const kind_reads& reads : s.reads) {
       add(reads.type);
     }
     for (const kind_key& type : s.reads_on_demand) {
       add(type);
-    }
-    for (const details_extension& extension : s.extensions) {
-      for (const kind_key& type : extension.reads_on_demand) {
-        add(type);
-      }
-    }
-    for (const section_route& route : s.routes) {
-      for (const kind_key& type : route.reads_on_demand) {
-        add(type);
-      }
     }
     for (const polled_document& document : s.documents) {
       read.emplace(document.group, document.resource + "/" + document.subresource);

@@ -63,12 +63,13 @@ std::vector<answer> complete_answers(std::string_view received) {
 // A client on the server's loop: sends its requests at once (over TLS after the handshake) and
 // keeps what comes back, or, not `reading`, never reads a byte.
 struct pipelining_client {
-  pipelining_client(net::io_context& io, unsigned short port, std::string requests, bool tls, bool reading = true)
+  pipelining_client(net::io_context& io, unsigned short port, std::string to_send, bool over_tls,
+                    bool reads_answers = true)
       : context(net::ssl::context::tls_client),
         stream(io, context),
-        requests(std::move(requests)),
-        tls(tls),
-        reading(reading) {
+        requests(std::move(to_send)),
+        tls(over_tls),
+        reading(reads_answers) {
     stream.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
     if (!tls) {
       send();

@@ -115,7 +115,55 @@ TEST_CASE("the first list is paged from version 0 and replaces the store at once
   CHECK_FALSE(watch.send_initial_events);
   CHECK(watch.timeout >= std::chrono::seconds(300));
   CHECK(watch.timeout < std::chrono::seconds(600));
-  CHECK(watch.idle_timeout == watch.timeout + std::chrono::seconds(30));
+  // Given up on after a bounded silence, well past the server's minute between bookmarks.
+  CHECK(watch.idle_timeout == std::chrono::seconds(150));
+}
+
+TEST_CASE("a watch that stalls without closing is given up on after a bounded silence, not at its timeout",
+          "[kube][reflector]") {
+  harness h;
+  h.script->answer_list_page(page({pod("a", "10")}, "10"));
+  auto stalled = h.script->answer_watch();
+  REQUIRE(h.settle([&] { return h.script->watch_calls.size() == 1; }));
+  // The old bound was the watch's own timeout (5-10 minutes) plus 30 s: a stall went unseen.
+  CHECK(h.script->watch_calls[0].idle_timeout <= std::chrono::seconds(150));
+  CHECK(h.script->watch_calls[0].idle_timeout > std::chrono::seconds(60));  // a bookmark's interval
+  stalled->event("MODIFIED", pod("a", "12"));
+  stalled->end(watch_item::kind::idle, api_error{0, "Timeout", "no data for 150s"});
+  h.script->answer_watch();
+  REQUIRE(h.settle([&] { return h.script->watch_calls.size() == 2; }));
+  CHECK(h.script->watch_calls[1].resource_version == "12");  // resumed where the stall began
+  CHECK(h.script->list_calls.size() == 1);
+  CHECK(h.metric(reflector_metrics::watch_restarts) == 1);
+
+  reflector_options shorter;
+  shorter.watch_silence = std::chrono::seconds(5);
+  harness quick(shorter);
+  quick.script->answer_list_page(page({}, "3"));
+  REQUIRE(quick.settle([&] { return quick.script->watch_calls.size() == 1; }));
+  CHECK(quick.script->watch_calls[0].idle_timeout == std::chrono::seconds(5));
+}
+
+TEST_CASE("a 429 or 503 with Retry-After is not tried again before it, jittered and capped", "[kube][reflector]") {
+  harness h;
+  h.script->answer_list(
+      list_result{std::nullopt, api_error{429, "TooManyRequests", "slow down", std::chrono::seconds(5)}});
+  h.script->answer_list_page(page({pod("a", "10")}, "10"));
+  h.script->refuse_watch(503, "ServiceUnavailable");
+  h.script->watches.emplace_back(nullptr, api_error{503, "ServiceUnavailable", "", std::chrono::seconds(3)});
+  h.script->watches.emplace_back(nullptr, api_error{429, "TooManyRequests", "", std::chrono::hours(1)});
+  h.script->answer_watch();
+  REQUIRE(h.settle([&] { return h.script->watch_calls.size() == 4; }));
+  REQUIRE(h.waited.size() == 4);
+  // The list waited out its 5 s (not the backoff's first 0.8-1.6 s), and no more than half again.
+  CHECK(h.waited[0] >= std::chrono::seconds(5));
+  CHECK(h.waited[0] <= std::chrono::milliseconds(7500));
+  CHECK(h.waited[1] < std::chrono::milliseconds(3200));  // no Retry-After: the backoff alone
+  CHECK(h.waited[2] >= std::chrono::seconds(3));
+  CHECK(h.waited[3] >= std::chrono::seconds(60));  // an hour is capped at a minute
+  CHECK(h.waited[3] <= std::chrono::seconds(90));
+  CHECK(h.script->list_calls.size() == 2);  // watches refused are re-opened, not relisted
+  CHECK(h.watch->synced());
 }
 
 TEST_CASE("watch events change the store and bookmarks only move the version", "[kube][reflector]") {
@@ -275,6 +323,22 @@ TEST_CASE("a watch forbidden after the list empties the kind and lists again onc
   CHECK(h.store.completeness(pod_type).complete());
 }
 
+TEST_CASE("a watch whose stream says forbidden empties the kind and lists it again once allowed", "[kube][reflector]") {
+  harness h;
+  h.script->answer_list_page(page({pod("a", "5")}, "5"));
+  auto stream = h.script->answer_watch();
+  REQUIRE(h.settle([&] { return h.script->watch_calls.size() == 1; }));
+  stream->event("ERROR", status(403, "Forbidden", "pods is forbidden"));
+  REQUIRE(h.settle([&] { return h.store.completeness(pod_type).value == list_completeness::state::unreadable; }));
+  CHECK(h.store.count(pod_type) == 0);
+  // Allowed again: listed afresh, not only watched for later changes.
+  h.script->answer_list_page(page({pod("a", "9"), pod("b", "9")}, "9"));
+  h.script->answer_watch();
+  REQUIRE(h.settle([&] { return h.script->list_calls.size() == 2 && h.script->watch_calls.size() == 2; }));
+  CHECK(h.names() == std::vector<std::string>{"a@9", "b@9"});
+  CHECK(h.store.completeness(pod_type).complete());
+}
+
 TEST_CASE("a 404 asks for discovery again", "[kube][reflector]") {
   harness h;
   h.script->answer_list_page(page({}, "5"));
@@ -394,4 +458,36 @@ TEST_CASE("the backoff doubles with jitter up to its cap and starts over after a
   auto reset = delays.next(now + std::chrono::minutes(3)).count();
   CHECK(reset >= 800);
   CHECK(reset < 1600);
+}
+
+TEST_CASE("while a synced kind's watch is broken the store marks it out of date, from the first failure on",
+          "[kube][reflector][out-of-date]") {
+  harness h;
+  h.script->answer_list_page(page({pod("a", "10")}, "10"));
+  auto stream = h.script->answer_watch();
+  REQUIRE(h.settle([&] { return h.watch->synced() && h.script->watch_calls.size() == 1; }));
+  CHECK_FALSE(h.store.interrupted(pod_type).has_value());
+
+  const time_point broke_at = h.wall.now();
+  stream->end(watch_item::kind::failed, api_error{0, {}, "connection reset by peer"});
+  h.script->refuse_watch(0, {}, "connection refused");  // the server is restarting
+  REQUIRE(h.settle([&] { return h.script->watch_calls.size() == 3; }));
+  // Still marked, since the first failure, in its words; the objects stay.
+  REQUIRE(h.store.interrupted(pod_type).has_value());
+  CHECK(h.store.interrupted(pod_type)->since == broke_at);
+  CHECK_THAT(h.store.interrupted(pod_type)->reason, Catch::Contains("connection reset by peer"));
+  CHECK(h.names() == std::vector<std::string>{"a@10"});
+
+  // The third watch (waiting for its answer) opens: current again.
+  h.script->answer_watch();
+  REQUIRE(h.settle([&] { return !h.store.interrupted(pod_type).has_value(); }));
+  CHECK(h.script->watch_calls.size() == 3);
+}
+
+TEST_CASE("a kind never listed is not read yet rather than out of date", "[kube][reflector][out-of-date]") {
+  harness h;
+  h.script->refuse_list(503, "ServiceUnavailable", "etcd is down");
+  REQUIRE(h.settle([&] { return h.script->list_calls.size() == 2; }));
+  CHECK_FALSE(h.watch->synced());
+  CHECK_FALSE(h.store.interrupted(pod_type).has_value());
 }

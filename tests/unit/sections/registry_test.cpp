@@ -28,10 +28,14 @@ std::string folder_id(std::string name) {
 // Every kind a section reads, with where: each must be watched, so owned by a resource.
 std::vector<std::pair<kind_key, std::string>> kinds_referred(const section& s) {
   std::vector<std::pair<kind_key, std::string>> out;
-  for (const resource_def& r : s.resources) {
-    for (const kind_key& needed : r.reads_on_demand) {
-      out.emplace_back(needed, s.id + "/" + r.id + " reads_on_demand");
+  auto add_all = [&out](const std::vector<kind_key>& kinds, const std::string& where) {
+    for (const kind_key& needed : kinds) {
+      out.emplace_back(needed, where);
     }
+  };
+  for (const resource_def& r : s.resources) {
+    add_all(r.made_of, s.id + "/" + r.id + " made_of");
+    add_all(r.joins, s.id + "/" + r.id + " joins");
   }
   for (const problem_rule& rule : s.rules) {
     out.emplace_back(rule.type, s.id + " problem rule of " + rule.category);
@@ -39,14 +43,12 @@ std::vector<std::pair<kind_key, std::string>> kinds_referred(const section& s) {
   // An extension's own kind may be one no section shows yet (Kueue's Queue block for JobSets
   // before the JobSet section exists): it applies once one does. What it reads must be watched.
   for (const details_extension& extension : s.extensions) {
-    for (const kind_key& needed : extension.reads_on_demand) {
-      out.emplace_back(needed, s.id + " details extension reads_on_demand");
-    }
+    add_all(extension.made_of, s.id + " details extension made_of");
+    add_all(extension.joins, s.id + " details extension joins");
   }
   for (const section_route& route : s.routes) {
-    for (const kind_key& needed : route.reads_on_demand) {
-      out.emplace_back(needed, s.id + " route " + route.segment);
-    }
+    add_all(route.made_of, s.id + " route " + route.segment + " made_of");
+    add_all(route.joins, s.id + " route " + route.segment + " joins");
   }
   for (const kind_reads& read : s.reads) {
     out.emplace_back(read.type, s.id + " reads of another section's kind");

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"sync"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -13,9 +14,15 @@ import (
 )
 
 type etcdServer struct {
-	e         *embed.Etcd
-	client    *clientv3.Client
+	cfg       *embed.Config
 	clientURL string
+
+	mu     sync.Mutex // serialises restart against compact and stop
+	e      *embed.Etcd
+	client *clientv3.Client
+	// died carries an error of the running member; a member stopped by
+	// restart says nothing here.
+	died chan error
 }
 
 // startEtcd runs an embedded single-member etcd on two free loopback ports,
@@ -44,21 +51,61 @@ func startEtcd(dataDir, logFile string) (*etcdServer, error) {
 	cfg.LogLevel = "warn"
 	cfg.LogOutputs = []string{filepath.Clean(logFile)}
 
-	e, err := embed.StartEtcd(cfg)
+	s := &etcdServer{cfg: cfg, clientURL: cu.String(), died: make(chan error, 1)}
+	if err := s.startLocked(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// startLocked starts the member on the configured ports and data, as a
+// restart of a real etcd keeps them.
+func (s *etcdServer) startLocked() error {
+	logFile := s.cfg.LogOutputs[0]
+	e, err := embed.StartEtcd(s.cfg)
 	if err != nil {
-		return nil, fmt.Errorf("etcd: %w (log: %s)", err, logFile)
+		return fmt.Errorf("etcd: %w (log: %s)", err, logFile)
 	}
 	select {
 	case <-e.Server.ReadyNotify():
 	case err := <-e.Err():
 		e.Close()
-		return nil, fmt.Errorf("etcd: %w (log: %s)", err, logFile)
+		return fmt.Errorf("etcd: %w (log: %s)", err, logFile)
 	case <-time.After(60 * time.Second):
 		e.Server.Stop()
 		e.Close()
-		return nil, fmt.Errorf("etcd: not ready after 60s (log: %s)", logFile)
+		return fmt.Errorf("etcd: not ready after 60s (log: %s)", logFile)
 	}
-	return &etcdServer{e: e, client: v3client.New(e.Server), clientURL: cu.String()}, nil
+	s.e = e
+	s.client = v3client.New(e.Server)
+	go func(member *embed.Etcd) {
+		err, ok := <-member.Err()
+		if !ok || err == nil {
+			return // closed by stop or restart
+		}
+		s.mu.Lock()
+		current := s.e == member
+		s.mu.Unlock()
+		if current {
+			select {
+			case s.died <- err:
+			default:
+			}
+		}
+	}(e)
+	return nil
+}
+
+// restart stops the member, waits `down` (the cluster's outage), and starts
+// it again on the same ports and data: kube-apiserver keeps running and
+// reconnects, as it does when a real etcd restarts.
+func (s *etcdServer) restart(down time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.client.Close()
+	s.e.Close()
+	time.Sleep(down)
+	return s.startLocked()
 }
 
 // compactMarker is written (outside kube-apiserver's /registry prefix) just
@@ -74,6 +121,8 @@ const compactMarker = "/testcluster/compact-marker"
 // would instead make kube-apiserver answer a watch from rv with a 500
 // ("etcd event received with PrevKv=nil") when rv+1 changed a watched key.
 func (s *etcdServer) compact(ctx context.Context) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	var rev int64
 	for i := 0; i < 2; i++ {
 		resp, err := s.client.Put(ctx, compactMarker, time.Now().UTC().Format(time.RFC3339Nano))
@@ -89,6 +138,8 @@ func (s *etcdServer) compact(ctx context.Context) (int64, error) {
 }
 
 func (s *etcdServer) stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.client.Close()
 	s.e.Close()
 }

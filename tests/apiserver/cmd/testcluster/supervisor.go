@@ -569,6 +569,28 @@ func runSupervisor(args []string) error {
 		}
 		reply(w, http.StatusOK, map[string]any{"pid": pid, "seconds": time.Since(start).Seconds()})
 	})
+	mux.HandleFunc("POST /restart-etcd", func(w http.ResponseWriter, r *http.Request) {
+		down := time.Second
+		if v := r.URL.Query().Get("downSeconds"); v != "" {
+			secs, err := strconv.ParseFloat(v, 64)
+			if err != nil || secs < 0 || secs > 60 {
+				reply(w, http.StatusBadRequest, map[string]string{"error": "downSeconds must be 0 to 60"})
+				return
+			}
+			down = time.Duration(secs * float64(time.Second))
+		}
+		start := time.Now()
+		if err := etcd.restart(down); err != nil {
+			reply(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
+			select { // the cluster is unusable now: end the run
+			case etcd.died <- fmt.Errorf("restart failed: %w", err):
+			default:
+			}
+			return
+		}
+		logf("etcd restarted after %.1fs down", down.Seconds())
+		reply(w, http.StatusOK, map[string]any{"seconds": time.Since(start).Seconds()})
+	})
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
 		reply(w, http.StatusOK, map[string]any{"server": server, "apiserverPid": as.pid(), "etcd": etcd.clientURL})
 	})
@@ -733,7 +755,7 @@ func runSupervisor(args []string) error {
 		return err
 	case err := <-controllerDied:
 		return err
-	case err := <-etcd.e.Err():
+	case err := <-etcd.died:
 		return fmt.Errorf("etcd: %w", err)
 	}
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "jobset_test_support.hpp"
+#include "runtime/section_catalog.hpp"
 
 using namespace sextant;
 using namespace sextant::jobset_test;
@@ -135,5 +136,8 @@ TEST_CASE("the JobSet section indexes the JobSet label on Jobs and pods and watc
   CHECK(pods);
   REQUIRE(s.resources.size() == 1);
   CHECK(s.resources[0].on_demand_category.empty());
-  CHECK(s.resources[0].reads_on_demand.empty());
+  // Kueue's Queue route lists JobSets among the job kinds it reads on demand; the JobSet
+  // section watches them always, so they are not.
+  const section_catalog catalog(testing::registered_sections());
+  CHECK_FALSE(catalog.read_on_demand(s.resources[0].type));
 }

@@ -5,6 +5,7 @@
 
 #include "kueue_test_support.hpp"
 #include "problems/problem_engine.hpp"
+#include "runtime/section_catalog.hpp"
 #include "sections/kueue/kueue_section.hpp"
 #include "support/problems_harness.hpp"
 
@@ -92,10 +93,11 @@ TEST_CASE("the Kueue categories: queues on by default, Workloads off", "[kueue][
       CHECK(r.on_demand_category == "kueue-workloads");
       CHECK(r.cap == 5000);
     }
-    if (r.id == "clusterqueues" || r.id == "localqueues") {
-      CHECK(r.reads_on_demand == std::vector<kind_key>{workload_kind});
-    }
   }
+  // Workloads are read on demand: the queues' details, which read them, ask for them as they
+  // render (tests/unit/api/api_router_test.cpp).
+  const section_catalog catalog(sextant::testing::registered_sections());
+  CHECK(catalog.read_on_demand(workload_kind));
 }
 
 TEST_CASE("an inactive Cluster Queue and a Local Queue without its Cluster Queue, after 2 minutes",

@@ -1,0 +1,3 @@
+module sextantd.test/faultproxy
+
+go 1.26.0
