@@ -6,33 +6,22 @@
 #include "kube/api_lister_watcher.hpp"
 #include "runtime/watch_plan.hpp"
 #include "support/fixtures.hpp"
+#include "support/scoped_watch_section.hpp"
 
 using namespace sextant;
 using namespace sextant::kube;
 
 namespace {
 
-const kind_key policy_kind{"nvidia.com", "ClusterPolicy"};
-const kind_key daemonset_kind{"apps", "DaemonSet"};
+const kind_key policy_kind = testing::scoped_policy_kind;
+const kind_key daemonset_kind = testing::scoped_daemonset_kind;
 
 section gpu_section() {
-  section gpu;
-  gpu.id = "gpu-operator";
-  gpu.group = "nvidia.com";
-  resource_def policies = kind_resource("clusterpolicies", "Cluster Policies", policy_kind, scope::cluster);
-  gpu.resources.push_back(policies);
-  resource_def daemonsets = kind_resource("daemonsets", "DaemonSets", daemonset_kind, scope::namespaced);
-  daemonsets.shown = false;
-  daemonsets.namespace_from = namespace_source{policy_kind, {"status", "namespace"}};
-  gpu.resources.push_back(daemonsets);
-  return gpu;
+  return testing::scoped_watch_section();
 }
 
 served_kinds gpu_served() {
-  served_kinds served;
-  served.add({policy_kind, "clusterpolicies", false, {"v1"}});
-  served.add({daemonset_kind, "daemonsets", true, {"v1"}});
-  return served;
+  return testing::scoped_watch_served();
 }
 
 // The DaemonSet watch of a plan whose source names `named`.

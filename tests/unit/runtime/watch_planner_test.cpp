@@ -4,23 +4,18 @@
 #include <catch2/catch.hpp>
 
 #include "runtime/watch_plan.hpp"
+#include "support/scoped_watch_section.hpp"
 
 using namespace sextant;
 
 namespace {
 
-const kind_key policy_kind{"nvidia.com", "ClusterPolicy"};
-const kind_key daemonset_kind{"apps", "DaemonSet"};
+const kind_key policy_kind = testing::scoped_policy_kind;
+const kind_key daemonset_kind = testing::scoped_daemonset_kind;
 
+// The scoped section with a computed page and two categories beside its kinds.
 section gpu_section() {
-  section gpu;
-  gpu.id = "gpu-operator";
-  gpu.group = "nvidia.com";
-  gpu.resources.push_back(kind_resource("clusterpolicies", "Cluster Policies", policy_kind, scope::cluster));
-  resource_def daemonsets = kind_resource("daemonsets", "DaemonSets", daemonset_kind, scope::namespaced);
-  daemonsets.shown = false;
-  daemonsets.namespace_from = namespace_source{policy_kind, {"status", "namespace"}};
-  gpu.resources.push_back(daemonsets);
+  section gpu = testing::scoped_watch_section();
   resource_def page;
   page.id = "gpunodes";
   gpu.resources.push_back(page);  // a computed page: no kind of its own
@@ -37,9 +32,7 @@ TEST_CASE("the live source's planner carries the sections' plan and what it need
   CHECK(planner.resource_kinds == std::vector<kind_key>{policy_kind, daemonset_kind});
   CHECK(planner.category_defaults == std::map<std::string, bool>{{"gpu-operator", true}, {"gpu-noisy", false}});
 
-  served_kinds served;
-  served.add({policy_kind, "clusterpolicies", false, {"v1"}});
-  served.add({daemonset_kind, "daemonsets", true, {"v1"}});
+  served_kinds served = testing::scoped_watch_served();
   const kube::named_namespaces named = [](const namespace_source&) {
     return std::optional<std::set<std::string>>(std::set<std::string>{"gpu-operator"});
   };
