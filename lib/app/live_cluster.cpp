@@ -8,7 +8,15 @@ live_cluster::live_cluster(kube::live_source& source, std::function<void()> on_s
     : source_(source), on_settings_changed_(std::move(on_settings_changed)) {}
 
 std::vector<std::string> live_cluster::unsynced() const {
-  return source_.readiness();
+  std::vector<std::string> waiting = source_.readiness();
+  // Until discovery first succeeds, why it fails is what /readyz has to say (an untrusted
+  // certificate, refused credentials, no answer), not only that it has not happened.
+  for (std::string& name : waiting) {
+    if (name == "discovery" && !source_.discovery_error().empty()) {
+      name += " (" + source_.discovery_error() + ")";
+    }
+  }
+  return waiting;
 }
 
 std::vector<std::string> live_cluster::forbidden() const {

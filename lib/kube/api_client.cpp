@@ -1,4 +1,4 @@
-// Over 400 lines because connecting (TCP, TLS, credentials and their refresh), whole answers and
+// Over 400 lines because connecting (TCP, TLS and its CA bundle's re-read, credentials and their refresh), whole
 // streams share one connection pool and its counting; each part is short.
 #include "kube/api_client.hpp"
 
@@ -12,6 +12,7 @@
 
 #include "kube/base64.hpp"
 #include "kube/tls.hpp"
+#include "util/file.hpp"
 
 namespace sextant::kube {
 namespace beast = boost::beast;
@@ -29,7 +30,25 @@ constexpr std::size_t max_error_body = 64 * 1024;
 // so a larger buffer would sit unused, and every open watch holds one.
 constexpr std::size_t chunk_size = 16 * 1024;
 
+// A failure of an operation whose deadline passed: beast closes the socket then, and the TLS
+// layer above it reports that as whatever it met first (a closed or bad descriptor, an aborted
+// operation) rather than as a timeout.
+bool deadline_error(const beast::error_code& ec) {
+  return ec == beast::error::timeout || ec == net::error::bad_descriptor || ec == net::error::operation_aborted;
+}
+
 }  // namespace
+
+api_error reply_error(int status, std::string_view body, std::string_view retry_after, const std::string& error) {
+  if (status == 0) {
+    return api_error{0, {}, error};
+  }
+  api_error out = http_error(status, body, retry_after);
+  if (status == 401 && !error.empty()) {
+    out.message = error + (out.message.empty() || out.message == "Unauthorized" ? "" : " (" + out.message + ")");
+  }
+  return out;
+}
 
 struct api_client::connection {
   connection(net::any_io_executor executor, std::shared_ptr<ssl::context> context, std::uint64_t generation)
@@ -88,7 +107,7 @@ class beast_body_stream final : public body_stream {
       if (cancelled_) {
         co_return stream_chunk{{}, false, false, "cancelled"};
       }
-      if (ec == beast::error::timeout) {
+      if (deadline_error(ec)) {
         co_return stream_chunk{{}, false, true, "no data for " + std::to_string(idle_.count()) + "s"};
       }
       if (ec == http::error::end_of_stream || ec == net::error::eof || ec == ssl::error::stream_truncated) {
@@ -116,11 +135,11 @@ class beast_body_stream final : public body_stream {
 }  // namespace
 
 api_client::api_client(net::any_io_executor executor, connection_config config, metrics_registry& metrics,
-                       const clock& wall)
+                       const clock& wall, credential_options credentials)
     : executor_(std::move(executor)),
       config_(std::move(config)),
       metrics_(metrics),
-      credentials_(executor_, config_, wall) {
+      credentials_(executor_, config_, wall, credentials) {
   metrics_.describe(requests_metric, metrics_registry::metric_type::counter,
                     "Requests sent to the Kubernetes API server, by verb and HTTP code (\"error\": no answer).");
 }
@@ -132,6 +151,9 @@ api_client::~api_client() {
 }
 
 std::string api_client::init() {
+  if (!config_.ca_file.empty()) {
+    ca_stamp_ = stamp_of(config_.ca_file).value_or(file_stamp{});
+  }
   tls_context_result context = make_tls_context(config_, config_.client_cert_pem, config_.client_key_pem);
   if (!context.value) {
     return config_.source + ": " + context.error;
@@ -142,14 +164,46 @@ std::string api_client::init() {
   return {};
 }
 
+bool api_client::reread_ca() {
+  if (config_.ca_file.empty()) {
+    return false;
+  }
+  std::optional<file_stamp> stamp = stamp_of(config_.ca_file);
+  if (!stamp || *stamp == ca_stamp_) {
+    return false;  // unchanged, or gone for a moment while it is replaced: keep the last bundle
+  }
+  std::string read_error;
+  std::optional<std::string> text = read_file(config_.ca_file, read_error);
+  if (!text) {
+    return false;
+  }
+  ca_stamp_ = *stamp;
+  if (*text == config_.ca_pem && ca_error_.empty()) {
+    return false;
+  }
+  config_.ca_pem = std::move(*text);
+  return true;
+}
+
 std::shared_ptr<ssl::context> api_client::tls_for(const auth_material& auth, std::string& error) {
-  if (!tls_ || auth.client_cert_pem != tls_cert_pem_) {
-    // An exec plugin handed out a (new) client certificate: later connections present it.
+  const bool ca_changed = reread_ca();
+  if (!ca_changed && !ca_error_.empty()) {
+    error = ca_error_;
+    return nullptr;
+  }
+  if (!tls_ || ca_changed || auth.client_cert_pem != tls_cert_pem_) {
+    // A replaced CA bundle, or a (new) client certificate from an exec plugin: later connections
+    // trust and present those.
     tls_context_result context = make_tls_context(config_, auth.client_cert_pem, auth.client_key_pem);
     if (!context.value) {
       error = context.error;
+      if (ca_changed) {
+        ca_error_ = config_.ca_file + ": " + context.error;
+        error = ca_error_;
+      }
       return nullptr;
     }
+    ca_error_.clear();
     tls_ = std::move(context.value);
     tls_cert_pem_ = auth.client_cert_pem;
     ++tls_generation_;
@@ -159,6 +213,16 @@ std::shared_ptr<ssl::context> api_client::tls_for(const auth_material& auth, std
     idle_.clear();
   }
   return tls_;
+}
+
+std::string api_client::refused_credentials(bool reread) const {
+  return "the API server refused the credentials (401) from " + credentials_.origin() +
+         (reread ? ", also once read again" : "");
+}
+
+std::string api_client::no_answer(std::chrono::seconds within, const char* during) const {
+  return "no answer from " + config_.server.authority() + " within " + std::to_string(within.count()) + "s (" + during +
+         ")";
 }
 
 void api_client::count(const std::string& verb, int status) {
@@ -177,7 +241,8 @@ net::awaitable<std::string> api_client::connect(connection& c) {
   auto [connect_error, endpoint] = co_await tcp_layer.async_connect(endpoints, use_tuple);
   if (connect_error) {
     co_return "cannot connect to " + hop.authority() + (config_.proxy ? " (proxy)" : "") + ": " +
-        connect_error.message();
+        (deadline_error(connect_error) ? "no answer within " + std::to_string(connect_timeout.count()) + "s"
+                                       : connect_error.message());
   }
   tcp_layer.socket().set_option(tcp::no_delay(true));
   tcp_layer.socket().set_option(net::socket_base::keep_alive(true));
@@ -212,7 +277,10 @@ net::awaitable<std::string> api_client::connect(connection& c) {
   tcp_layer.expires_after(handshake_timeout);
   auto [handshake_error] = co_await c.stream.async_handshake(ssl::stream_base::client, use_tuple);
   if (handshake_error) {
-    co_return describe_tls_failure(c.stream.native_handle(), handshake_error.message(), config_);
+    co_return describe_tls_failure(
+        c.stream.native_handle(),
+        deadline_error(handshake_error) ? no_answer(handshake_timeout, "TLS handshake") : handshake_error.message(),
+        config_);
   }
   co_return std::string();
 }
@@ -285,8 +353,9 @@ net::awaitable<api_client::exchange> api_client::send(const std::string& target,
   tcp_layer.expires_after(options.timeout);
   auto [write_error, written] = co_await http::async_write(out.conn->stream, request, use_tuple);
   if (write_error) {
-    out.error = cancel && cancel->cancelled()
-                    ? "cancelled"
+    out.error = cancel && cancel->cancelled() ? "cancelled"
+                : deadline_error(write_error)
+                    ? no_answer(options.timeout, "request")
                     : "sending to " + config_.server.authority() + ": " + write_error.message();
     co_return out;
   }
@@ -300,9 +369,8 @@ net::awaitable<api_client::exchange> api_client::send(const std::string& target,
       co_await http::async_read_header(out.conn->stream, out.conn->buffer, *out.parser, use_tuple);
   if (read_error) {
     out.error = cancel && cancel->cancelled() ? "cancelled"
-                : read_error == beast::error::timeout
-                    ? "no answer from " + config_.server.authority() + " within " +
-                          std::to_string(options.timeout.count()) + "s"
+                : deadline_error(read_error)
+                    ? no_answer(options.timeout, "answer")
                     : "reading from " + config_.server.authority() + ": " + read_error.message();
     co_return out;
   }
@@ -355,10 +423,10 @@ net::awaitable<http_reply> api_client::whole(std::string target, const std::stri
     }
     if (ec) {
       reply.status = 0;
-      reply.error = cancel && cancel->cancelled() ? "cancelled"
-                    : ec == http::error::body_limit
-                        ? "the answer to " + target + " is larger than the body limit"
-                        : "reading from " + config_.server.authority() + ": " + ec.message();
+      reply.error = cancel && cancel->cancelled()   ? "cancelled"
+                    : ec == http::error::body_limit ? "the answer to " + target + " is larger than the body limit"
+                    : deadline_error(ec)            ? no_answer(options.timeout, "whole answer")
+                                         : "reading from " + config_.server.authority() + ": " + ec.message();
       break;
     }
     if (parser.get().keep_alive() && idle_.size() < max_idle_connections) {
@@ -370,6 +438,9 @@ net::awaitable<http_reply> api_client::whole(std::string target, const std::stri
       retried_401 = true;
       count(options.verb, reply.status);
       continue;
+    }
+    if (reply.status == 401) {
+      reply.error = refused_credentials(retried_401);
     }
     break;
   }
@@ -410,6 +481,9 @@ net::awaitable<stream_reply> api_client::open_stream(std::string target, request
     if (reply.status == 401 && attempt == 0 && credentials_.invalidate(ex.auth_generation)) {
       count(options.verb, reply.status);
       continue;
+    }
+    if (reply.status == 401) {
+      reply.error = refused_credentials(attempt > 0);
     }
     break;
   }

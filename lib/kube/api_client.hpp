@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kube/api_status.hpp"
 #include "kube/asio.hpp"
 #include "kube/cancel_token.hpp"
 #include "kube/connection_config.hpp"
@@ -36,7 +37,7 @@ struct request_options {
 };
 
 struct http_reply {
-  int status = 0;  // 0: no HTTP answer; `error` says why
+  int status = 0;  // 0: no HTTP answer; `error` says why (for a 401: whose credentials)
   std::string content_type;
   std::string body;
   std::string error;
@@ -58,6 +59,10 @@ class body_stream {
   virtual void cancel() = 0;
 };
 
+// What a non-200 answer (or no answer) means, as the reflectors and discovery report it. A 401
+// names where the refused credentials came from (never the credentials themselves).
+api_error reply_error(int status, std::string_view body, std::string_view retry_after, const std::string& error);
+
 struct stream_reply {
   int status = 0;
   std::string content_type;
@@ -70,11 +75,14 @@ struct stream_reply {
 class api_client {
  public:
   // `wall` must outlive the client.
-  api_client(net::any_io_executor executor, connection_config config, metrics_registry& metrics, const clock& wall);
+  api_client(net::any_io_executor executor, connection_config config, metrics_registry& metrics, const clock& wall,
+             credential_options credentials = {});
   ~api_client();
 
   // Builds the TLS context from the static config: an unusable CA or client certificate is
-  // reported here, at startup, naming the field.
+  // reported here, at startup, naming the field. A CA read from a file is read again when the
+  // file changes (checked before each request, by its stamp): a replaced bundle is trusted from
+  // the next connection on, without a restart.
   std::string init();
 
   net::awaitable<http_reply> get(std::string target, request_options options,
@@ -101,6 +109,9 @@ class api_client {
                                    std::shared_ptr<cancel_token> cancel);
   net::awaitable<std::string> connect(connection& c);
   std::shared_ptr<net::ssl::context> tls_for(const auth_material& auth, std::string& error);
+  bool reread_ca();
+  std::string refused_credentials(bool reread) const;
+  std::string no_answer(std::chrono::seconds within, const char* during) const;
   void count(const std::string& verb, int status);
 
   net::any_io_executor executor_;
@@ -111,6 +122,8 @@ class api_client {
   std::string tls_cert_pem_;  // the client certificate the current context presents
   std::shared_ptr<net::ssl::context> tls_;
   std::uint64_t tls_generation_ = 0;
+  file_stamp ca_stamp_{};
+  std::string ca_error_;  // the CA file holds no usable certificate (until it changes)
   std::vector<std::shared_ptr<connection>> idle_;
 };
 

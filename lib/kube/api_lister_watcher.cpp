@@ -54,8 +54,7 @@ net::awaitable<list_result> api_lister_watcher::list(list_request request) {
   http_reply reply = co_await client_.get(list_target(target_, request), options, cancel_);
   list_result out;
   if (reply.status != 200) {
-    out.error =
-        reply.status == 0 ? api_error{0, {}, reply.error} : http_error(reply.status, reply.body, reply.retry_after);
+    out.error = reply_error(reply.status, reply.body, reply.retry_after, reply.error);
     co_return out;
   }
   decode_result<decoded_list> decoded = decoder_.decode_list(reply.body, target_.api_version(), target_.type.kind);
@@ -76,8 +75,7 @@ net::awaitable<watch_open> api_lister_watcher::watch(watch_request request) {
       co_await client_.open_stream(watch_target(target_, request), options, request.idle_timeout, cancel_);
   watch_open out;
   if (!reply.stream) {
-    out.error =
-        reply.status == 0 ? api_error{0, {}, reply.error} : http_error(reply.status, reply.body, reply.retry_after);
+    out.error = reply_error(reply.status, reply.body, reply.retry_after, reply.error);
     co_return out;
   }
   std::shared_ptr<body_stream> body(std::move(reply.stream));

@@ -2,8 +2,8 @@
 // Everything needed to reach one API server as one identity, whatever it was read from
 // (a kubeconfig context or a Pod's service account).
 //
-// Plain data, filled once at startup; file contents that never change (CA, client cert) are
-// read into memory then, while files that rotate (token files) are named so they are re-read.
+// Plain data, filled once at startup; file contents are read into memory then, and the files
+// that rotate (token files, a CA bundle) are also named so that they are re-read.
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,7 +26,8 @@ struct exec_config {
 
 struct connection_config {
   url server;
-  std::string ca_pem;  // empty: the system's trust store
+  std::string ca_pem;   // empty: the system's trust store
+  std::string ca_file;  // where ca_pem was read from, if a file: re-read when it changes
   bool insecure_skip_tls_verify = false;
   std::string tls_server_name;  // verify the certificate against this name instead of the host
   std::optional<url> proxy;     // HTTP CONNECT proxy

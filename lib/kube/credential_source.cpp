@@ -1,7 +1,5 @@
 #include "kube/credential_source.hpp"
 
-#include <sys/stat.h>
-
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -12,10 +10,6 @@
 
 namespace sextant::kube {
 namespace {
-
-constexpr auto plugin_timeout = std::chrono::seconds(60);
-// After a failed plugin run, callers get the same error for this long instead of a new run.
-constexpr auto plugin_retry_pause = std::chrono::seconds(5);
 
 std::string trim(std::string text) {
   auto space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
@@ -39,20 +33,43 @@ std::string last_lines(const std::string& text, std::size_t max_chars) {
 
 }  // namespace
 
-credential_source::credential_source(net::any_io_executor executor, const connection_config& config, const clock& wall)
-    : executor_(std::move(executor)), config_(config), wall_(wall), plugin_done_(executor_) {}
+credential_source::credential_source(net::any_io_executor executor, const connection_config& config, const clock& wall,
+                                     credential_options options)
+    : executor_(std::move(executor)),
+      config_(config),
+      wall_(wall),
+      plugin_done_(executor_),
+      options_(options),
+      plugin_backoff_(options.plugin_backoff) {}
+
+std::string credential_source::origin() const {
+  if (config_.exec) {
+    return "the exec credential plugin " + config_.exec->command;
+  }
+  if (!config_.token_file.empty()) {
+    return "the token file " + config_.token_file;
+  }
+  if (!config_.token.empty()) {
+    return "the token of " + config_.source;
+  }
+  if (!config_.username.empty() || !config_.password.empty()) {
+    return "the username and password of " + config_.source;
+  }
+  if (!config_.client_cert_pem.empty()) {
+    return "the client certificate of " + config_.source;
+  }
+  return "no credentials (anonymous) from " + config_.source;
+}
 
 bool credential_source::refresh_token_file(std::string& error) {
-  struct stat info {};
-  if (::stat(config_.token_file.c_str(), &info) != 0) {
+  const std::optional<file_stamp> stamp = stamp_of(config_.token_file);
+  if (!stamp) {
     if (!file_token_.empty()) {
       return true;  // keep the last token until the file is back (it is replaced by rename)
     }
     error = "token file " + config_.token_file + ": " + std::strerror(errno);
     return false;
   }
-  file_stamp stamp{static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec,
-                   static_cast<std::int64_t>(info.st_size), static_cast<std::uint64_t>(info.st_ino)};
   if (file_stamp_ == stamp && !file_invalidated_) {
     return true;
   }
@@ -95,7 +112,7 @@ net::awaitable<void> credential_source::run_plugin() {
   request.args = exec.args;
   request.env = exec.env;
   request.env.emplace_back("KUBERNETES_EXEC_INFO", exec_info(exec, config_));
-  request.timeout = plugin_timeout;
+  request.timeout = options_.plugin_timeout;
   process_result ran = co_await run_process(std::move(request));
 
   const std::string who = "exec credential plugin " + exec.command;
@@ -103,7 +120,7 @@ net::awaitable<void> credential_source::run_plugin() {
   if (!ran.spawn_error.empty()) {
     error = who + ": " + ran.spawn_error + (exec.install_hint.empty() ? "" : " (" + trim(exec.install_hint) + ")");
   } else if (ran.timed_out) {
-    error = who + " did not finish within " + std::to_string(plugin_timeout.count()) + "s";
+    error = who + " did not finish within " + std::to_string(options_.plugin_timeout.count()) + "s and was stopped";
   } else if (ran.exit_code != 0) {
     error = who + " failed (exit code " + std::to_string(ran.exit_code) + ")" +
             (ran.err.empty() ? "" : ": " + last_lines(ran.err, 400));
@@ -119,7 +136,10 @@ net::awaitable<void> credential_source::run_plugin() {
   plugin_error_ = error;
   if (!error.empty()) {
     exec_.reset();
-    plugin_failed_at_ = std::chrono::steady_clock::now();
+    const auto now = std::chrono::steady_clock::now();
+    plugin_retry_at_ = now + plugin_backoff_.next(now);
+  } else {
+    plugin_backoff_.reset();
   }
   plugin_running_ = false;
   plugin_done_.cancel();
@@ -139,7 +159,7 @@ net::awaitable<auth_result> credential_source::current() {
         }
         continue;
       }
-      if (!plugin_error_.empty() && std::chrono::steady_clock::now() - plugin_failed_at_ < plugin_retry_pause) {
+      if (!plugin_error_.empty() && std::chrono::steady_clock::now() < plugin_retry_at_) {
         co_return auth_result{std::nullopt, plugin_error_};
       }
       co_await run_plugin();

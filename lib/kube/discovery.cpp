@@ -20,7 +20,7 @@ net::awaitable<fetched> fetch(api_client& client, const std::string& path, const
   http_reply reply = co_await client.get(path, options);
   fetched out;
   if (reply.status != 200) {
-    out.error = reply.status == 0 ? reply.error : http_error(reply.status, reply.body).describe();
+    out.error = reply_error(reply.status, reply.body, reply.retry_after, reply.error).describe();
     out.error = "GET " + path + ": " + out.error;
     co_return out;
   }

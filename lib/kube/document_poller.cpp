@@ -109,7 +109,7 @@ net::awaitable<bool> document_poller::poll_due(document_poller* self, const std:
         self->documents_.erase(key);
         self->note_failure(
             document,
-            "GET " + path + ": " + (reply.status == 0 ? reply.error : http_error(reply.status, reply.body).describe()));
+            "GET " + path + ": " + reply_error(reply.status, reply.body, reply.retry_after, reply.error).describe());
         continue;
       }
       json body = json::parse(reply.body, nullptr, false);

@@ -4,20 +4,32 @@
 #include "util/json.hpp"
 
 namespace sextant::kube {
+namespace {
+
+// A field of the plugin's output, quoted into an error: cut short, since the output is the
+// plugin's and a garbled one could run on for megabytes (the token is never quoted).
+std::string quoted_short(const std::string& text) {
+  constexpr std::size_t most = 64;
+  return "\"" + (text.size() > most ? text.substr(0, most) + "…" : text) + "\"";
+}
+
+}  // namespace
 
 exec_credential_result parse_exec_credential(std::string_view output, const std::string& expected_api_version) {
   auto fail = [](std::string message) { return exec_credential_result{std::nullopt, std::move(message)}; };
   json answer = json::parse(output.begin(), output.end(), nullptr, false);
   if (answer.is_discarded() || !answer.is_object()) {
-    return fail("the plugin's output is not a JSON object");
+    return fail("the plugin's output (" + std::to_string(output.size()) +
+                " bytes on stdout) is not a JSON object; it must print one ExecCredential");
   }
   std::string api_version = string_or(answer, {"apiVersion"});
   if (api_version != expected_api_version) {
-    return fail("the plugin answered apiVersion \"" + api_version + "\", but the kubeconfig asked for \"" +
+    return fail("the plugin answered apiVersion " + quoted_short(api_version) + ", but the kubeconfig asked for \"" +
                 expected_api_version + "\"");
   }
   if (string_or(answer, {"kind"}) != "ExecCredential") {
-    return fail("the plugin's output is not an ExecCredential (kind \"" + string_or(answer, {"kind"}) + "\")");
+    return fail("the plugin's output is not an ExecCredential (kind " + quoted_short(string_or(answer, {"kind"})) +
+                ")");
   }
   const json* status = find(answer, {"status"});
   if (status == nullptr || !status->is_object()) {
@@ -38,7 +50,7 @@ exec_credential_result parse_exec_credential(std::string_view output, const std:
   if (auto expiry = get_string(*status, {"expirationTimestamp"}); expiry && !expiry->empty()) {
     credential.expires = parse_rfc3339(*expiry);
     if (!credential.expires) {
-      return fail("the plugin's status.expirationTimestamp \"" + *expiry + "\" is not an RFC 3339 time");
+      return fail("the plugin's status.expirationTimestamp " + quoted_short(*expiry) + " is not an RFC 3339 time");
     }
   }
   return {std::move(credential), {}};

@@ -70,6 +70,7 @@ config_result load_in_cluster(const in_cluster_sources& sources) {
     return fail("service account CA: " + error);
   }
   config.ca_pem = std::move(*ca);
+  config.ca_file = (sources.account_dir / "ca.crt").string();  // rotated like the token
   std::string namespace_error;
   config.namespace_ = trim(read_file(sources.account_dir / "namespace", namespace_error).value_or("default"));
   config.source =

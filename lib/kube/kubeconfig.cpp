@@ -125,7 +125,7 @@ fs::path resolve_path(const std::string& path, const fs::path& file) {
 
 // Reads a `name` / `name-data` pair: the inline data (base64) or the file's contents.
 bool read_pem(const YAML::Node& body, const std::string& where, const char* file_key, const char* data_key,
-              const fs::path& config_file, std::string& out, std::string& error) {
+              const fs::path& config_file, std::string& out, std::string& error, std::string* read_from = nullptr) {
   auto data = scalar(body, data_key, where, error);
   if (!error.empty()) {
     return false;
@@ -151,6 +151,9 @@ bool read_pem(const YAML::Node& body, const std::string& where, const char* file
       return false;
     }
     out = std::move(*text);
+    if (read_from != nullptr) {
+      *read_from = resolve_path(*path, config_file).string();
+    }
   }
   return true;
 }
@@ -180,8 +183,8 @@ bool read_cluster(const entry& cluster, const std::string& where, connection_con
   }
   config.server = std::move(*parsed.value);
 
-  if (!read_pem(body, where, "certificate-authority", "certificate-authority-data", cluster.file, config.ca_pem,
-                error)) {
+  if (!read_pem(body, where, "certificate-authority", "certificate-authority-data", cluster.file, config.ca_pem, error,
+                &config.ca_file)) {
     return false;
   }
   auto insecure = scalar(body, "insecure-skip-tls-verify", where, error);

@@ -31,7 +31,7 @@ live_source::live_source(net::any_io_executor executor, connection_config config
       metrics_(metrics),
       wall_(wall),
       options_(options),
-      client_(executor, std::move(config), metrics, wall),
+      client_(executor, std::move(config), metrics, wall, options.credentials),
       decoder_(profiles_),
       wake_timer_(executor) {
   reflector_metrics::describe(metrics_);

@@ -35,6 +35,7 @@ struct live_options {
   reflector_options reflector;           // its cap and streaming flag are set per watch
   bool streaming_lists = true;           // use sendInitialEvents where the server has it
   int streaming_min_minor = 32;          // servers older than 1.<this> are not asked
+  credential_options credentials;        // the exec plugin's timeout and retry pauses
 };
 
 class live_source {

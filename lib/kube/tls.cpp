@@ -74,8 +74,9 @@ std::string describe_tls_failure(SSL* ssl, const std::string& transport_error, c
   if (verify != X509_V_OK) {
     return "the API server's certificate is not trusted for " + expected_server_name(config) + ": " +
            X509_verify_cert_error_string(verify) +
-           (config.ca_pem.empty() ? " (checked against the system's trusted CAs)"
-                                  : " (checked against the configured CA)");
+           (config.ca_pem.empty()    ? " (checked against the system's trusted CAs)"
+            : config.ca_file.empty() ? " (checked against the configured CA)"
+                                     : " (checked against the CA in " + config.ca_file + ")");
   }
   return "TLS handshake with " + config.server.authority() + " failed: " + transport_error;
 }

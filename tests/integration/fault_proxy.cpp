@@ -51,6 +51,7 @@ fault_proxy::~fault_proxy() {
 kube::connection_config fault_proxy::through(kube::connection_config config) const {
   config.server = *kube::parse_url(env_.at("URL")).value;
   config.ca_pem = read_text(env_.at("CA_CRT"));
+  config.ca_file = env_.at("CA_CRT");  // not the cluster's: a CA re-read must find the proxy's
   config.tls_server_name.clear();
   return config;
 }

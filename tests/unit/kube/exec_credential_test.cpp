@@ -1,6 +1,7 @@
 #include "kube/exec_credential.hpp"
 
 #include <algorithm>
+#include <thread>
 
 #include <catch2/catch.hpp>
 
@@ -259,4 +260,101 @@ TEST_CASE("a token file is re-read when it changes and after a 401", "[kube][cre
   auto b = run_to_end(io, basic_credentials.current());
   CHECK(b->value->authorization == "Basic YWRtaW46c2VjcmV0");
   CHECK_FALSE(basic_credentials.invalidate(b->value->generation));  // nothing to refresh
+}
+
+TEST_CASE("a failing plugin is run again after pauses that double with jitter, reset by a success",
+          "[kube][exec][backoff]") {
+  temp_dir dir;
+  connection_config config = exec_config_for(dir, v1);
+  dir.write("token", "good");
+  config.exec->env.emplace_back("PLUGIN_FAIL", "error: not logged in");
+  credential_options options;
+  options.plugin_backoff = {std::chrono::milliseconds(100), std::chrono::milliseconds(800), 2.0, 0.5,
+                            std::chrono::hours(1)};
+  wall_clock wall;
+  net::io_context io;
+  credential_source credentials(io.get_executor(), config, wall, options);
+
+  // Asked every 10 ms, as many watches would: the plugin runs only when its pause is over.
+  std::vector<std::chrono::steady_clock::time_point> started;
+  auto ask_for = [&](std::chrono::milliseconds duration) {
+    const auto until = std::chrono::steady_clock::now() + duration;
+    while (std::chrono::steady_clock::now() < until) {
+      const std::size_t before = credentials.plugin_runs();
+      const auto at = std::chrono::steady_clock::now();
+      auto result = run_to_end(io, credentials.current());
+      REQUIRE(result);
+      if (credentials.plugin_runs() != before) {
+        started.push_back(at);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  };
+  ask_for(std::chrono::milliseconds(2500));
+  std::vector<long long> gaps;
+  std::string described;
+  for (std::size_t i = 1; i < started.size(); ++i) {
+    gaps.push_back(std::chrono::duration_cast<std::chrono::milliseconds>(started[i] - started[i - 1]).count());
+    described += std::to_string(gaps.back()) + " ";
+  }
+  INFO("pauses (ms): " << described);
+  // 100, 200, 400, 800, 800 ms, each stretched by up to half; a run itself takes a few ms.
+  REQUIRE(gaps.size() >= 3);
+  long long base = 100;
+  for (long long gap : gaps) {
+    CHECK(gap >= base);
+    CHECK(gap <= base * 3 / 2 + 150);
+    base = std::min<long long>(base * 2, 800);
+  }
+  CHECK(started.size() <= 6);
+
+  // A success resets the pauses: the next failure is retried after 100 ms again.
+  config.exec->env.pop_back();
+  while (credentials.plugin_runs() == started.size()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    auto result = run_to_end(io, credentials.current());
+    REQUIRE(result);
+  }
+  auto good = run_to_end(io, credentials.current());
+  REQUIRE(good->value);
+  CHECK(good->value->authorization == "Bearer good");
+  config.exec->env.emplace_back("PLUGIN_FAIL", "error: logged out");
+  REQUIRE(credentials.invalidate(good->value->generation));  // a 401
+  started.clear();
+  const std::size_t runs_before = credentials.plugin_runs();
+  ask_for(std::chrono::milliseconds(400));
+  CHECK(credentials.plugin_runs() - runs_before >= 2);  // at once, then after 100-150 ms
+  REQUIRE(started.size() >= 2);
+  CHECK(started[1] - started[0] <= std::chrono::milliseconds(150 + 150));
+}
+
+TEST_CASE("a plugin's timeout is an option, and its error names the plugin and the timeout", "[kube][exec]") {
+  temp_dir dir;
+  const std::filesystem::path plugin = dir.write("hang.sh", "#!/bin/sh\nexec sleep 30\n");
+  std::filesystem::permissions(plugin, std::filesystem::perms::owner_all);
+  connection_config config = exec_config_for(dir, v1);
+  config.exec->command = plugin.string();
+  credential_options options;
+  options.plugin_timeout = std::chrono::seconds(1);
+  wall_clock wall;
+  net::io_context io;
+  credential_source credentials(io.get_executor(), config, wall, options);
+  const auto start = std::chrono::steady_clock::now();
+  auto hung = run_to_end(io, credentials.current());
+  REQUIRE(hung);
+  CHECK_FALSE(hung->value);
+  CHECK(hung->error == "exec credential plugin " + plugin.string() + " did not finish within 1s and was stopped");
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  CHECK(credential_options{}.plugin_timeout == std::chrono::seconds(60));
+}
+
+TEST_CASE("garbage from a plugin is described briefly, never quoted whole", "[kube][exec]") {
+  auto garbage = parse_exec_credential("token: abcdef-very-secret\n", v1);
+  CHECK_FALSE(garbage.value);
+  CHECK(garbage.error.find("abcdef-very-secret") == std::string::npos);
+  CHECK_THAT(garbage.error, Catch::Contains("(26 bytes on stdout) is not a JSON object"));
+  auto long_kind = parse_exec_credential(
+      R"({"apiVersion":"client.authentication.k8s.io/v1","kind":")" + std::string(5000, 'x') + R"("})", v1);
+  CHECK_FALSE(long_kind.value);
+  CHECK(long_kind.error.size() < 200);
 }

@@ -61,6 +61,7 @@ TEST_CASE("a kubeconfig with a token and inline CA resolves its current context"
   CHECK(config.server.port == "6443");
   CHECK(config.token == "s3cr3t");
   CHECK(config.ca_pem == read_text(fixture("ca.crt")));
+  CHECK(config.ca_file.empty());  // inline data: nothing to re-read
   CHECK(config.namespace_ == "ml");
   CHECK_FALSE(config.insecure_skip_tls_verify);
   CHECK(mentions(config.source, "context dev"));
@@ -87,6 +88,8 @@ contexts:
   config_result result = load_kubeconfig(only(file));
   REQUIRE(result.value);
   CHECK(result.value->ca_pem == read_text(fixture("ca.crt")));
+  // Named so that the client re-reads a replaced bundle.
+  CHECK(std::filesystem::equivalent(result.value->ca_file, dir.path() / "pki-ca.crt"));
   CHECK(result.value->client_cert_pem == read_text(fixture("client.crt")));
   CHECK(result.value->client_key_pem == read_text(fixture("client.key")));
   CHECK(result.value->tls_server_name == "api.internal");
@@ -313,6 +316,7 @@ TEST_CASE("in-cluster config comes from the service account and the service envi
   CHECK(result.value->token_file == (dir.path() / "token").string());
   CHECK(result.value->token.empty());  // read (and re-read) by the client, not here
   CHECK(result.value->ca_pem == read_text(fixture("ca.crt")));
+  CHECK(result.value->ca_file == (dir.path() / "ca.crt").string());  // rotated like the token
   CHECK(result.value->namespace_ == "sextant-system");
 
   env["KUBERNETES_SERVICE_HOST"] = "fd00:10:96::1";
