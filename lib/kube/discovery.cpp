@@ -10,6 +10,7 @@ struct fetched {
   std::optional<json> body;
   std::string content_type;
   std::string error;
+  std::optional<std::chrono::seconds> retry_after{};
 };
 
 net::awaitable<fetched> fetch(api_client& client, const std::string& path, const char* accept) {
@@ -20,8 +21,9 @@ net::awaitable<fetched> fetch(api_client& client, const std::string& path, const
   http_reply reply = co_await client.get(path, options);
   fetched out;
   if (reply.status != 200) {
-    out.error = reply_error(reply.status, reply.body, reply.retry_after, reply.error).describe();
-    out.error = "GET " + path + ": " + out.error;
+    const api_error refused = reply_error(reply.status, reply.body, reply.retry_after, reply.error);
+    out.error = "GET " + path + ": " + refused.describe();
+    out.retry_after = refused.retry_after;
     co_return out;
   }
   json body = json::parse(reply.body, nullptr, false);
@@ -40,12 +42,12 @@ net::awaitable<discovery_outcome> discover(api_client& client) {
   discovery_document document;
   fetched core = co_await fetch(client, "/api", aggregated_discovery_accept);
   if (!core.body) {
-    co_return discovery_outcome{std::nullopt, core.error};
+    co_return discovery_outcome{std::nullopt, core.error, core.retry_after};
   }
   if (core.content_type.find("as=APIGroupDiscoveryList") != std::string::npos) {
     fetched groups = co_await fetch(client, "/apis", aggregated_discovery_accept);
     if (!groups.body) {
-      co_return discovery_outcome{std::nullopt, groups.error};
+      co_return discovery_outcome{std::nullopt, groups.error, groups.retry_after};
     }
     // /api names the core group "" (or not at all): the parser takes a missing name as "".
     parse_aggregated_discovery(*core.body, document);
@@ -62,13 +64,13 @@ net::awaitable<discovery_outcome> discover(api_client& client) {
          }()) {
       fetched resources = co_await fetch(client, "/api/" + version, "application/json");
       if (!resources.body) {
-        co_return discovery_outcome{std::nullopt, resources.error};
+        co_return discovery_outcome{std::nullopt, resources.error, resources.retry_after};
       }
       parse_resource_list(*resources.body, "", version, document);
     }
     fetched groups = co_await fetch(client, "/apis", "application/json");
     if (!groups.body) {
-      co_return discovery_outcome{std::nullopt, groups.error};
+      co_return discovery_outcome{std::nullopt, groups.error, groups.retry_after};
     }
     parse_group_list(*groups.body, document);
     const std::vector<discovered_group> listed = document.groups;

@@ -353,7 +353,14 @@ net::awaitable<void> live_source::supervise(live_source* self, std::shared_ptr<b
           spdlog::warn("live: discovery failed: {}", outcome.error);
         }
         self->discovery_error_ = outcome.error;
-        next_discovery = now + retry.next(now);
+        // A server that said how long to leave it alone is not asked again sooner.
+        std::chrono::steady_clock::duration delay = retry.next(now);
+        if (outcome.retry_after) {
+          delay = std::max<std::chrono::steady_clock::duration>(
+              delay, std::min<std::chrono::steady_clock::duration>(*outcome.retry_after,
+                                                                   self->options_.reflector.retry_after_cap));
+        }
+        next_discovery = now + delay;
       }
     }
     if (self->discovered_) {

@@ -74,7 +74,7 @@ type record struct {
 	Watch      bool   `json:"watch"`      // a watch, not a streaming list
 	Status     int    `json:"status"`     // what the daemon was answered (0 while in flight)
 	Fault      string `json:"fault"`      // "", "status", "stall", "cut", "drop"
-	RetryAfter int    `json:"retryAfter"` // seconds, for a status fault that said so
+	RetryAfter int    `json:"retryAfter"` // seconds, of an answer (forwarded or a status fault) that said so
 	StallMs    int64  `json:"stallMs"`    // when the stall began (-1: none)
 	EndMs      int64  `json:"endMs"`      // when the exchange ended (-1: still open)
 }
@@ -202,7 +202,13 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.WriteHeader(resp.StatusCode)
-	p.update(rec, func(r *record) { r.Status = resp.StatusCode })
+	// The API server's own Retry-After (priority and fairness, --max-requests-inflight) is
+	// recorded too, so that a test can check the daemon waited it out.
+	retryAfter, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+	p.update(rec, func(r *record) {
+		r.Status = resp.StatusCode
+		r.RetryAfter = retryAfter
+	})
 	if !watch || resp.StatusCode != http.StatusOK {
 		io.Copy(w, resp.Body)
 		return

@@ -15,6 +15,12 @@ import (
 // An API server stand-in: a list, and a watch that sends one event a line as the test pushes them.
 func fakeAPIServer(t *testing.T, events chan string) *httptest.Server {
 	server := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/v1/throttled" {
+			// As priority and fairness refuses: plain text, the delay only in the header.
+			w.Header().Set("Retry-After", "3")
+			http.Error(w, "Too many requests, please try again later.", http.StatusTooManyRequests)
+			return
+		}
 		if !isWatch(r) {
 			w.Header().Set("Content-Type", "application/json")
 			io.WriteString(w, `{"kind":"PodList","metadata":{"resourceVersion":"5"},"items":[]}`)
@@ -131,5 +137,23 @@ func TestStallHoldsTheWatchSilentUntilTheClientLeaves(t *testing.T) {
 			t.Fatal("the stalled exchange did not end when the client left")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestTheServersOwnRetryAfterIsPassedOnAndRecorded(t *testing.T) {
+	_, front, control := start(t, make(chan string))
+	resp, err := http.Get(front.URL + "/api/v1/throttled?limit=500")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "3" {
+		t.Fatalf("got %d %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	records, _ := http.Get(control.URL + "/requests")
+	var all []record
+	json.NewDecoder(records.Body).Decode(&all)
+	if len(all) != 1 || all[0].Status != 429 || all[0].RetryAfter != 3 || all[0].Fault != "" {
+		t.Fatalf("records: %+v", all)
 	}
 }

@@ -27,7 +27,7 @@ struct proxied_request {
   bool watch = false;  // a watch; a streaming list (sendInitialEvents) counts as a list
   int status = 0;
   std::string fault;    // "", "status", "stall", "cut", "drop"
-  int retry_after = 0;  // seconds, of a status fault that said so
+  int retry_after = 0;  // seconds, of an answer that said so (the server's or a status fault's)
   long long stall_ms = -1;
   long long end_ms = -1;  // -1: still open
 };
