@@ -24,7 +24,7 @@ OUT="$(realpath -m "${OUT:-build-soak}")"
 tests="$BUILD_DIR/tests/integration/sextant_integration_tests"
 
 if [[ "${ANALYSE_ONLY:-0}" != 1 ]]; then
-  for needed in "$tests" "$BUILD_DIR/sextantd" tests/apiserver/bin/testcluster tests/faultproxy/bin/faultproxy \
+  for needed in "$tests" "$BUILD_DIR/cmd/sextantd/sextantd" tests/apiserver/bin/testcluster tests/faultproxy/bin/faultproxy \
       tests/controllers/bin/kueue; do
     if [[ ! -e $needed ]]; then
       echo "soak: $needed is missing. Build first: cmake --build $BUILD_DIR --target sextantd sextant_integration_tests," >&2

@@ -278,7 +278,8 @@ TEST_CASE("soak: churn, front-ends, scrapes and faults for MINUTES; flat, and th
   sextantd_process daemon({"--kubeconfig", proxy_kubeconfig(cluster, proxy).string()}, settings.out / "sextantd.log");
   REQUIRE(daemon.wait_ready(seconds(120)));
   const json first = wait_for([&] { return daemon.get("/api/v1/problems"); },
-                              [](const json& p) { return lasting_problem(p).is_object(); });
+                              [](const json& p) { return lasting_problem(p).is_object(); },
+                              seconds(200));  // a queue is a problem after 2 minutes inactive
   const std::string began = lasting_problem(first).value("since", "");
   INFO("the lasting problem as first shown: " << lasting_problem(first).dump());
   REQUIRE_FALSE(began.empty());
