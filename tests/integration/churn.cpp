@@ -74,15 +74,22 @@ void churn_step(admin_client& admin, std::mt19937& random, churn_state& state, i
 }
 
 background_churn::background_churn(const std::string& server, const std::string& ca_file, const std::string& token,
-                                   unsigned seed, int per_second)
-    : thread_([this, server, ca_file, token, seed, per_second] {
+                                   unsigned seed, int per_second, std::size_t population_cap)
+    : thread_([this, server, ca_file, token, seed, per_second, population_cap] {
         admin_client admin(server, ca_file, token);
         std::mt19937 random(seed);
         churn_state state;
         const auto pause = std::chrono::microseconds(1'000'000 / per_second);
         for (int step = 0; !stopping_.load(); ++step) {
           const auto next = std::chrono::steady_clock::now() + pause;
-          churn_step(admin, random, state, step);
+          if (population_cap > 0 && state.pods.size() > population_cap) {
+            admin.remove(object_path("/api/v1", "pods", take_random(random, state.pods)));
+          } else if (population_cap > 0 && state.jobs.size() > population_cap) {
+            admin.remove(object_path("/apis/batch/v1", "jobs", take_random(random, state.jobs)) +
+                         "?propagationPolicy=Background");
+          } else {
+            churn_step(admin, random, state, step);
+          }
           attempted_.fetch_add(1);
           std::this_thread::sleep_until(next);
         }

@@ -29,11 +29,12 @@ void create_churn_namespaces(admin_client& admin);
 void churn_step(admin_client& admin, std::mt19937& random, churn_state& state, int step);
 
 // The churn on its own thread and client, about `per_second` writes a second, through every
-// outage, until stop() or destruction.
+// outage, until stop() or destruction. With a `population_cap`, a step finding more Pods (or
+// Jobs) than that made deletes one instead: a steady state for long runs rather than growth.
 class background_churn {
  public:
   background_churn(const std::string& server, const std::string& ca_file, const std::string& token, unsigned seed,
-                   int per_second);
+                   int per_second, std::size_t population_cap = 0);
   ~background_churn();
   background_churn(const background_churn&) = delete;
   background_churn& operator=(const background_churn&) = delete;

@@ -42,6 +42,10 @@ class fault_proxy {
 
   // `config` (the cluster's, from a kubeconfig) sent through the proxy instead: same credentials.
   kube::connection_config through(kube::connection_config config) const;
+  // Its front (https://127.0.0.1:PORT) and that front's CA file: for a kubeconfig that sends a
+  // daemon process through the proxy.
+  std::string url() const { return env_.at("URL"); }
+  std::string ca_file() const { return env_.at("CA_CRT"); }
 
   // The next `count` requests to `path` ("/api/v1/pods"; "" for any) of `verb` ("list": paged or
   // streaming; "watch"; "any") are answered `code`, with Retry-After `retry_after` seconds if > 0.

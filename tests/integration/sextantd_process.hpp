@@ -24,6 +24,8 @@ class sextantd_process {
   // Until /readyz answers 200, or `limit` passes.
   bool wait_ready(std::chrono::seconds limit) const;
   json get(const std::string& path) const;
+  // For what only the process tells: its memory and open files under /proc (the soak samples them).
+  pid_t pid() const { return pid_; }
 
  private:
   unsigned short port_;
