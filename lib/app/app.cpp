@@ -6,6 +6,7 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <functional>
 #include <utility>
 
@@ -221,8 +222,9 @@ asio::awaitable<api_response> app::answer_caller(api_request request) {
     if (identity.status == 401) {
       refusal.headers.emplace_back("WWW-Authenticate", "Bearer");
     }
-    if (identity.status == 429) {
-      refusal.headers.emplace_back("Retry-After", std::to_string(identity.retry_after.count()));
+    if (identity.status == 429 || identity.status == 503) {
+      // A 503 is the API server's trouble, not the caller's: it says when to ask again.
+      refusal.headers.emplace_back("Retry-After", std::to_string(std::max<long long>(1, identity.retry_after.count())));
     }
     refusal.route = "unauthenticated";
     co_return router.complete(request, std::move(refusal));
@@ -236,12 +238,14 @@ asio::awaitable<api_response> app::answer_caller(api_request request) {
       co_return router.complete(request, std::move(response));
     }
     // Not a co_await inside ?: — GCC 12 destroys such a temporary twice.
-    std::string error = "the answer needed more permission checks than expected";
+    undecided missing{"the answer needed more permission checks than expected", std::chrono::seconds(1)};
     if (round < access_rounds) {
-      error = co_await authorizer_->decide(access.who(), access.take_pending());
+      missing = co_await authorizer_->decide(access.who(), access.take_pending());
     }
-    if (!error.empty()) {
-      api_response unavailable = error_response(503, "Unavailable", error);
+    if (!missing.error.empty()) {
+      api_response unavailable = error_response(503, "Unavailable", missing.error);
+      unavailable.headers.emplace_back("Retry-After",
+                                       std::to_string(std::max<long long>(1, missing.retry_after.count())));
       unavailable.route = response.route;
       co_return router.complete(request, std::move(unavailable));
     }

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "auth/token_hash.hpp"
+#include "kube/api_status.hpp"
 
 namespace sextant {
 
@@ -25,14 +26,30 @@ boost::asio::awaitable<authentication> authenticator::authenticate(std::string a
                     std::to_string(out.retry_after.count()) + " s";
       co_return out;
     }
+    if (std::optional<std::chrono::seconds> wait = gate_.refusal(now)) {
+      budget_.give_back(client);  // nothing was asked, so nothing is charged
+      out.status = 503;
+      out.retry_after = *wait;
+      out.message = "the token could not be checked: " + not_sent_because(gate_, "TokenReviews") + "; try again in " +
+                    std::to_string(wait->count()) + " s";
+      co_return out;
+    }
     ++reviews_;
     std::string body = token_review_body(std::string(*token));
-    kube::http_reply reply = co_await post_(token_review_path, std::move(body));
+    kube::http_reply reply;
+    try {
+      reply = co_await post_(token_review_path, std::move(body));
+    } catch (...) {
+      gate_.failed(std::chrono::steady_clock::now(), std::nullopt, "the TokenReview failed");
+      throw;
+    }
     fresh = read_token_review(reply.status, reply.body, reply.error);
     if (!fresh.answered || fresh.authenticated) {
       budget_.give_back(client);  // only invalid tokens are charged
     }
     if (!fresh.answered) {
+      out.retry_after =
+          gate_.failed(std::chrono::steady_clock::now(), kube::parse_retry_after(reply.retry_after), fresh.message);
       if (std::uint64_t held_back = 0; failures_logged_.allow(std::chrono::steady_clock::now(), held_back)) {
         spdlog::warn("TokenReview failed: {}{}", fresh.message, log_throttle::held_back_note(held_back));
       }
@@ -40,6 +57,7 @@ boost::asio::awaitable<authentication> authenticator::authenticate(std::string a
       out.message = "the token could not be checked: " + fresh.message;
       co_return out;
     }
+    gate_.answered();
     verdicts_.put(key, fresh, std::chrono::steady_clock::now());
     known = &fresh;
   }

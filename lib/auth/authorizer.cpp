@@ -1,5 +1,6 @@
 #include "auth/authorizer.hpp"
 
+#include <algorithm>
 #include <memory>
 
 #include <spdlog/spdlog.h>
@@ -7,6 +8,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "auth/kube_reviews.hpp"
+#include "kube/api_status.hpp"
 #include "kube/asio.hpp"
 
 namespace sextant {
@@ -20,28 +22,43 @@ std::optional<bool> authorizer::known(const caller& who, const access_check& che
   return decision ? std::optional<bool>(*decision) : std::nullopt;
 }
 
-boost::asio::awaitable<std::string> authorizer::review(caller who, access_check check) {
+boost::asio::awaitable<undecided> authorizer::review(caller who, access_check check) {
+  if (std::optional<std::chrono::seconds> wait = gate_.refusal(std::chrono::steady_clock::now())) {
+    co_return undecided{"the permission to " + check.words() +
+                            " could not be checked: " + not_sent_because(gate_, "SubjectAccessReviews") +
+                            "; try again in " + std::to_string(wait->count()) + " s",
+                        *wait};
+  }
   ++reviews_;
-  kube::http_reply reply = co_await post_(access_review_path, access_review_body(who, check));
+  kube::http_reply reply;
+  try {
+    reply = co_await post_(access_review_path, access_review_body(who, check));
+  } catch (...) {
+    gate_.failed(std::chrono::steady_clock::now(), std::nullopt, "the SubjectAccessReview failed");
+    throw;
+  }
   access_verdict verdict = read_access_review(reply.status, reply.body, reply.error);
   if (!verdict.allowed) {
+    const std::chrono::seconds wait =
+        gate_.failed(std::chrono::steady_clock::now(), kube::parse_retry_after(reply.retry_after), verdict.message);
     if (std::uint64_t held_back = 0; failures_logged_.allow(std::chrono::steady_clock::now(), held_back)) {
       spdlog::warn("SubjectAccessReview ({} may {}) failed: {}{}", who.user, check.words(), verdict.message,
                    log_throttle::held_back_note(held_back));
     }
-    co_return "the permission to " + check.words() + " could not be checked: " + verdict.message;
+    co_return undecided{"the permission to " + check.words() + " could not be checked: " + verdict.message, wait};
   }
+  gate_.answered();
   decisions_.put(access_key(who, check), *verdict.allowed, std::chrono::steady_clock::now());
-  co_return std::string();
+  co_return undecided{};
 }
 
-boost::asio::awaitable<std::string> authorizer::decide(caller who, std::vector<access_check> checks) {
+boost::asio::awaitable<undecided> authorizer::decide(caller who, std::vector<access_check> checks) {
   // The reviews of one batch run side by side; a timer wakes this coroutine when the last ends.
   struct batch {
     explicit batch(const boost::asio::any_io_executor& executor) : done(executor) {}
     boost::asio::steady_timer done;
     std::size_t running = 0;
-    std::string error;
+    undecided failure;
   };
   for (std::size_t from = 0; from < checks.size(); from += reviews_in_flight) {
     auto shared = std::make_shared<batch>(executor_);
@@ -53,13 +70,14 @@ boost::asio::awaitable<std::string> authorizer::decide(caller who, std::vector<a
       }
       ++shared->running;
       boost::asio::co_spawn(executor_, review(who, checks[i]),
-                            [shared](const std::exception_ptr& failure, std::string error) {
+                            [shared](const std::exception_ptr& failure, undecided outcome) {
                               if (failure) {
-                                error = "a permission check failed";
+                                outcome = {"a permission check failed", std::chrono::seconds(1)};
                               }
-                              if (!error.empty() && shared->error.empty()) {
-                                shared->error = std::move(error);
+                              if (!outcome.error.empty() && shared->failure.error.empty()) {
+                                shared->failure.error = std::move(outcome.error);
                               }
+                              shared->failure.retry_after = std::max(shared->failure.retry_after, outcome.retry_after);
                               if (--shared->running == 0) {
                                 shared->done.cancel();
                               }
@@ -68,11 +86,11 @@ boost::asio::awaitable<std::string> authorizer::decide(caller who, std::vector<a
     if (shared->running > 0) {
       co_await shared->done.async_wait(kube::use_tuple);
     }
-    if (!shared->error.empty()) {
-      co_return shared->error;
+    if (!shared->failure.error.empty()) {
+      co_return shared->failure;
     }
   }
-  co_return std::string();
+  co_return undecided{};
 }
 
 }  // namespace sextant

@@ -71,6 +71,7 @@ struct api_client::exchange {
   std::unique_ptr<http::response_parser<http::buffer_body>> parser;
   std::uint64_t auth_generation = 0;
   bool pooled = false;
+  bool timed_out = false;  // the server took the request and did not answer in time: not a stale connection
   std::string error;
 };
 
@@ -368,6 +369,7 @@ net::awaitable<api_client::exchange> api_client::send(const std::string& target,
   auto [read_error, read] =
       co_await http::async_read_header(out.conn->stream, out.conn->buffer, *out.parser, use_tuple);
   if (read_error) {
+    out.timed_out = read_error == beast::error::timeout;
     out.error = cancel && cancel->cancelled() ? "cancelled"
                 : deadline_error(read_error)
                     ? no_answer(options.timeout, "answer")
@@ -394,7 +396,9 @@ net::awaitable<http_reply> api_client::whole(std::string target, const std::stri
   for (;;) {
     exchange ex = co_await send(target, post_body, options, cancel, !retried_stale);
     if (!ex.parser) {
-      if (ex.pooled && !retried_stale && !(cancel && cancel->cancelled())) {
+      // A pooled connection the server closed fails at once; one that timed out was heard and
+      // not answered, and trying again would wait the whole timeout a second time.
+      if (ex.pooled && !ex.timed_out && !retried_stale && !(cancel && cancel->cancelled())) {
         retried_stale = true;
         continue;
       }

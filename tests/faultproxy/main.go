@@ -5,6 +5,9 @@
 //	cut     a watch is reset (TCP RST) halfway through an event's JSON line
 //	status  requests are answered with an HTTP status of the test's choosing (429 with
 //	        Retry-After, 500, 503) instead of being forwarded
+//	hang    a request is taken (its body read) and never answered, until the client gives up:
+//	        an API server that accepts and does not answer
+//	reset   a request is taken and its connection reset (TCP RST) with no answer at all
 //
 // It speaks HTTPS to the daemon (a certificate it makes, whose CA it writes to DIR/ca.crt) and
 // HTTPS to the API server, forwarding the daemon's own credentials. Every request is recorded
@@ -15,7 +18,7 @@
 // writes DIR/proxy.env (URL, CA_CRT, CONTROL) and then DIR/ready. The control port (plain
 // HTTP, loopback) takes:
 //
-//	POST /fault?kind=stall|cut|status&match=PATH&verb=list|watch|any&count=N&code=C&retryAfter=S
+//	POST /fault?kind=stall|cut|status|hang|reset&match=PATH&verb=list|watch|any&count=N&code=C&retryAfter=S
 //	POST /drop                       reset every open watch at once (a partition's end)
 //	POST /clear                      forget every armed fault
 //	GET  /requests                   every request so far, as JSON (see record)
@@ -73,7 +76,7 @@ type record struct {
 	Query      string `json:"query"`
 	Watch      bool   `json:"watch"`      // a watch, not a streaming list
 	Status     int    `json:"status"`     // what the daemon was answered (0 while in flight)
-	Fault      string `json:"fault"`      // "", "status", "stall", "cut", "drop"
+	Fault      string `json:"fault"`      // "", "status", "stall", "cut", "drop", "hang", "reset"
 	RetryAfter int    `json:"retryAfter"` // seconds, of an answer (forwarded or a status fault) that said so
 	StallMs    int64  `json:"stallMs"`    // when the stall began (-1: none)
 	EndMs      int64  `json:"endMs"`      // when the exchange ended (-1: still open)
@@ -166,6 +169,22 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f := p.take("status", r.URL.Path, plainWatch); f != nil {
 		p.refuse(w, rec, f)
 		return
+	}
+	if p.take("hang", r.URL.Path, plainWatch) != nil {
+		p.update(rec, func(r *record) {
+			r.Fault = "hang"
+			r.StallMs = p.now()
+		})
+		// Go notices the client leaving only once the request's body has been read.
+		io.Copy(io.Discard, r.Body)
+		<-r.Context().Done()
+		return
+	}
+	if p.take("reset", r.URL.Path, plainWatch) != nil {
+		io.Copy(io.Discard, r.Body)
+		p.update(rec, func(r *record) { r.Fault = "reset" })
+		reset(r.Context())
+		panic(http.ErrAbortHandler)
 	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
@@ -321,8 +340,9 @@ func (p *proxy) control() http.Handler {
 				}
 			}
 		}
-		if f.Kind != "stall" && f.Kind != "cut" && !(f.Kind == "status" && f.Code >= 400) {
-			http.Error(w, "kind must be stall, cut or status (with code)", http.StatusBadRequest)
+		known := f.Kind == "stall" || f.Kind == "cut" || f.Kind == "hang" || f.Kind == "reset"
+		if !known && !(f.Kind == "status" && f.Code >= 400) {
+			http.Error(w, "kind must be stall, cut, hang, reset or status (with code)", http.StatusBadRequest)
 			return
 		}
 		p.mu.Lock()

@@ -21,6 +21,12 @@ func fakeAPIServer(t *testing.T, events chan string) *httptest.Server {
 			http.Error(w, "Too many requests, please try again later.", http.StatusTooManyRequests)
 			return
 		}
+		if r.Method == http.MethodPost { // a review: answered with the body it was sent
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusCreated)
+			io.Copy(w, r.Body)
+			return
+		}
 		if !isWatch(r) {
 			w.Header().Set("Content-Type", "application/json")
 			io.WriteString(w, `{"kind":"PodList","metadata":{"resourceVersion":"5"},"items":[]}`)
@@ -137,6 +143,92 @@ func TestStallHoldsTheWatchSilentUntilTheClientLeaves(t *testing.T) {
 			t.Fatal("the stalled exchange did not end when the client left")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+const tokenReviews = "/apis/authentication.k8s.io/v1/tokenreviews"
+
+func postReview(ctx context.Context, url string) (*http.Response, error) {
+	req, _ := http.NewRequestWithContext(ctx, "POST", url+tokenReviews, strings.NewReader(`{"kind":"TokenReview"}`))
+	req.Header.Set("Content-Type", "application/json")
+	return http.DefaultClient.Do(req)
+}
+
+func records(t *testing.T, control *httptest.Server) []record {
+	resp, err := http.Get(control.URL + "/requests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []record
+	json.NewDecoder(resp.Body).Decode(&all)
+	return all
+}
+
+func TestReviewsArePassedOnAndRefusedLikeAnyRequest(t *testing.T) {
+	_, front, control := start(t, make(chan string))
+	arm(t, control, "kind=status&match="+tokenReviews+"&verb=any&count=1&code=503&retryAfter=3")
+	resp, err := postReview(context.Background(), front.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "3" {
+		t.Fatalf("got %d %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	resp, err = postReview(context.Background(), front.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 201 || string(body) != `{"kind":"TokenReview"}` {
+		t.Fatalf("the second review should pass with its body: %d %s", resp.StatusCode, body)
+	}
+	if all := records(t, control); len(all) != 2 || all[0].Method != "POST" || all[0].Path != tokenReviews || all[0].Fault != "status" {
+		t.Fatalf("records: %+v", all)
+	}
+}
+
+func TestHangTakesARequestAndNeverAnswersUntilTheClientLeaves(t *testing.T) {
+	_, front, control := start(t, make(chan string))
+	arm(t, control, "kind=hang&match="+tokenReviews+"&count=1")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	started := time.Now()
+	if resp, err := postReview(ctx, front.URL); err == nil {
+		t.Fatalf("a hung review was answered: %d", resp.StatusCode)
+	}
+	if waited := time.Since(started); waited < 250*time.Millisecond {
+		t.Fatalf("gave up after %v, not at the client's timeout", waited)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		all := records(t, control)
+		if len(all) == 1 && all[0].EndMs >= 0 {
+			if all[0].Fault != "hang" || all[0].Status != 0 {
+				t.Fatalf("record: %+v", all[0])
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the hung exchange did not end when the client left: %+v", all)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if resp, err := postReview(context.Background(), front.URL); err != nil || resp.StatusCode != 201 {
+		t.Fatalf("the next review should pass: %v %v", err, resp)
+	}
+}
+
+func TestResetClosesTheConnectionWithNoAnswer(t *testing.T) {
+	_, front, control := start(t, make(chan string))
+	arm(t, control, "kind=reset&match="+tokenReviews+"&count=1")
+	if resp, err := postReview(context.Background(), front.URL); err == nil {
+		t.Fatalf("a reset review was answered: %d", resp.StatusCode)
+	}
+	if resp, err := postReview(context.Background(), front.URL); err != nil || resp.StatusCode != 201 {
+		t.Fatalf("the next review should pass: %v %v", err, resp)
+	}
+	if all := records(t, control); len(all) != 2 || all[0].Fault != "reset" {
+		t.Fatalf("records: %+v", all)
 	}
 }
 

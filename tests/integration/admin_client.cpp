@@ -103,7 +103,10 @@ answer admin_client::send(const std::string& method, const std::string& path, co
     if (!parser.get().keep_alive()) {
       impl_->stream.reset();
     }
-    return answer{static_cast<int>(parser.get().result_int()), parser.get().body(), {}};
+    return answer{static_cast<int>(parser.get().result_int()),
+                  parser.get().body(),
+                  {},
+                  std::string(parser.get()[http::field::retry_after])};
   }
   return answer{0, {}, "unreachable"};
 }
@@ -144,7 +147,10 @@ answer plain_http(http::verb verb, const std::string& base_url, const std::strin
   if (ec) {
     return answer{0, {}, what + ec.message()};
   }
-  return answer{static_cast<int>(parser.get().result_int()), parser.get().body(), {}};
+  return answer{static_cast<int>(parser.get().result_int()),
+                parser.get().body(),
+                {},
+                std::string(parser.get()[http::field::retry_after])};
 }
 
 }  // namespace

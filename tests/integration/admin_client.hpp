@@ -13,6 +13,7 @@ struct answer {
   int status = 0;  // 0: no answer (error says why)
   std::string text;
   std::string error;
+  std::string retry_after{};  // the Retry-After header, "" when none
 
   bool ok() const { return status >= 200 && status < 300; }
   json body() const;

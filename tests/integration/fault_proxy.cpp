@@ -77,6 +77,21 @@ void fault_proxy::cut(const std::string& path, int count) {
   arm("kind=cut&match=" + path + "&count=" + std::to_string(count));
 }
 
+void fault_proxy::hang(const std::string& path, int count) {
+  arm("kind=hang&match=" + path + "&count=" + std::to_string(count));
+}
+
+void fault_proxy::reset(const std::string& path, int count) {
+  arm("kind=reset&match=" + path + "&count=" + std::to_string(count));
+}
+
+void fault_proxy::clear() {
+  answer cleared = control_post(env_.at("CONTROL"), "/clear");
+  if (!cleared.ok()) {
+    throw std::runtime_error("faultproxy /clear: " + std::to_string(cleared.status) + cleared.error);
+  }
+}
+
 int fault_proxy::drop_watches() {
   answer dropped = control_post(env_.at("CONTROL"), "/drop");
   if (!dropped.ok()) {

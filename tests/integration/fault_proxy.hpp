@@ -26,7 +26,7 @@ struct proxied_request {
   std::string query;
   bool watch = false;  // a watch; a streaming list (sendInitialEvents) counts as a list
   int status = 0;
-  std::string fault;    // "", "status", "stall", "cut", "drop"
+  std::string fault;    // "", "status", "stall", "cut", "drop", "hang", "reset"
   int retry_after = 0;  // seconds, of an answer that said so (the server's or a status fault's)
   long long stall_ms = -1;
   long long end_ms = -1;  // -1: still open
@@ -54,6 +54,14 @@ class fault_proxy {
   void stall(const std::string& path, int count = 1);
   // The next event (not a bookmark) of a watch of `path` is half sent, then the connection reset.
   void cut(const std::string& path, int count = 1);
+  // The next `count` requests to `path` (any verb) are taken and never answered, until the
+  // client gives up (`hang`), or their connection is reset with no answer (`reset`).
+  void hang(const std::string& path, int count = 1);
+  void reset(const std::string& path, int count = 1);
+  // Forgets every armed fault not yet used up.
+  void clear();
+  // A value of proxy.env: URL (the daemon's side), CA_CRT (the CA of its certificate), CONTROL.
+  std::string env(const std::string& key) const { return env_.at(key); }
   // Resets every open watch now; returns how many.
   int drop_watches();
   std::vector<proxied_request> requests() const;

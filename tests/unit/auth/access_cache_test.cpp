@@ -95,7 +95,7 @@ TEST_CASE("the authorizer asks each question once and a request notes what it la
   CHECK_FALSE(access.decided());
   std::vector<access_check> pending = access.take_pending();
   CHECK(pending.size() == 40);
-  CHECK(kube::testing::run_to_end(io, decide.decide(alice, pending))->empty());
+  CHECK(kube::testing::run_to_end(io, decide.decide(alice, pending))->error.empty());
   CHECK(reviews == 40);
   CHECK(most_in_flight > 1);  // side by side
   CHECK(most_in_flight <= 16);
@@ -103,11 +103,12 @@ TEST_CASE("the authorizer asks each question once and a request notes what it la
   CHECK(access.may(questions[1]) == std::optional<bool>(false));
   CHECK(access.decided());
   // Decided already: nothing asked again.
-  CHECK(kube::testing::run_to_end(io, decide.decide(alice, pending))->empty());
+  CHECK(kube::testing::run_to_end(io, decide.decide(alice, pending))->error.empty());
   CHECK(reviews == 40);
 
   fail = true;
-  std::string error = *kube::testing::run_to_end(io, decide.decide(alice, {access_check::on_path("get", "/metrics")}));
+  std::string error =
+      kube::testing::run_to_end(io, decide.decide(alice, {access_check::on_path("get", "/metrics")}))->error;
   CHECK_THAT(error, Catch::Contains("get /metrics") && Catch::Contains("500"));
   CHECK_FALSE(decide.known(alice, access_check::on_path("get", "/metrics")));
 }
