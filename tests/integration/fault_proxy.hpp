@@ -42,6 +42,9 @@ class fault_proxy {
 
   // `config` (the cluster's, from a kubeconfig) sent through the proxy instead: same credentials.
   kube::connection_config through(kube::connection_config config) const;
+  // A kubeconfig file (in the proxy's folder) sending `token` through the proxy: for a sextantd
+  // child process.
+  std::filesystem::path kubeconfig_with(const std::string& token) const;
 
   // The next `count` requests to `path` ("/api/v1/pods"; "" for any) of `verb` ("list": paged or
   // streaming; "watch"; "any") are answered `code`, with Retry-After `retry_after` seconds if > 0.
