@@ -181,6 +181,7 @@ void apply_discovery(const discovery_document& document, served_kinds& served) {
       served.add(std::move(kind));
     }
   }
+  served.set_unanswered({document.incomplete_groups.begin(), document.incomplete_groups.end()});
 }
 
 }  // namespace sextant::kube

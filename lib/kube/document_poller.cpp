@@ -82,12 +82,22 @@ net::awaitable<void> document_poller::run(document_poller* self, std::shared_ptr
 net::awaitable<bool> document_poller::poll_due(document_poller* self, const std::shared_ptr<bool>& alive) {
   // Copies, because the loop suspends and `self` may change meanwhile.
   const std::vector<polled_document> wanted = self->wanted_;
+  if (self->served_.empty()) {
+    co_return true;  // discovery not read yet: "not served" would be a guess, so nothing is said
+  }
   for (const polled_document& document : wanted) {
     const std::string version = self->served_version(document);
     if (version.empty()) {
       self->documents_.erase_all(document.id);  // the API is gone (or never was)
+      // Registered but not answering is not "not served": views say which it is.
+      self->documents_.set_missing_all(
+          document.id, self->served_.unanswered(document.group)
+                           ? "the API server lists " + document.group +
+                                 " but its server does not answer (an aggregated API whose Service is down)"
+                           : "the cluster does not serve " + document.group);
       continue;
     }
+    self->documents_.set_missing_all(document.id, {});
     const auto now = std::chrono::steady_clock::now();
     for (const document_key& key : self->documents_.asked_since(document.id, now - self->options_.forget_after)) {
       if (!self->store_.get(document.of, key.namespace_, key.name)) {
@@ -106,16 +116,19 @@ net::awaitable<bool> document_poller::poll_due(document_poller* self, const std:
       }
       ++self->reads_;
       if (reply.status != 200) {
+        const std::string error =
+            "GET " + path + ": " + reply_error(reply.status, reply.body, reply.retry_after, reply.error).describe();
         self->documents_.erase(key);
-        self->note_failure(
-            document,
-            "GET " + path + ": " + reply_error(reply.status, reply.body, reply.retry_after, reply.error).describe());
+        self->documents_.set_missing(key, error);
+        self->note_failure(document, error);
         continue;
       }
       json body = json::parse(reply.body, nullptr, false);
       if (body.is_discarded() || !body.is_object()) {
+        const std::string error = "GET " + path + ": the answer is not a JSON object";
         self->documents_.erase(key);
-        self->note_failure(document, "GET " + path + ": the answer is not a JSON object");
+        self->documents_.set_missing(key, error);
+        self->note_failure(document, error);
         continue;
       }
       self->documents_.set(key, std::move(body), self->wall_.now());

@@ -136,7 +136,7 @@ std::vector<std::string> live_source::readiness() const {
     waiting.push_back("discovery");
   }
   for (const auto& [type, r] : running_) {
-    if (!r.watch->synced()) {
+    if (!r.watch->synced() && !r.replaces_synced) {
       waiting.push_back(r.spec.name());
     }
   }
@@ -199,7 +199,7 @@ bool live_source::wanted(const watch_spec& spec, std::chrono::steady_clock::time
   return asked != demanded_.end() && now - asked->second < options_.demand_ttl;
 }
 
-void live_source::start_watch(const watch_spec& spec) {
+void live_source::start_watch(const watch_spec& spec, bool replaces_synced) {
   resource_target target{spec.type, spec.version, spec.plural, spec.label_selector, spec.namespace_};
   auto source = std::make_unique<api_lister_watcher>(client_, decoder_, target);
   reflector_options options = options_.reflector;
@@ -221,7 +221,7 @@ void live_source::start_watch(const watch_spec& spec) {
     // Served now: empty no longer means anything until the first list is in.
     store_.set_completeness(spec.type, list_completeness{list_completeness::state::not_synced, "not read yet"});
   }
-  running_[spec.type] = running{spec, watch};
+  running_[spec.type] = running{spec, watch, replaces_synced};
   // A reflector that throws starts over (a fresh list), as after a 410: its kind stays watched.
   spawn_supervised(
       executor_, "watch " + spec.name(), [watch] { return reflector::run(watch); }, on_task_failure::restart);
@@ -238,9 +238,11 @@ void live_source::stop_watch(const kind_key& type, bool clear, bool quiet) {
   it->second.watch->stop();
   running_.erase(it);
   if (clear) {
-    // What is not watched is not known: the kind's objects go, and its lists say so.
+    // What is not watched is not known: the kind's objects go, and its lists say so (that they
+    // are "not watched", no longer that a watch failed).
     store_.replace_all(type, {});
     store_.set_completeness(type, list_completeness{list_completeness::state::not_synced, "not watched"});
+    store_.set_interrupted(type, std::nullopt);
   }
 }
 
@@ -283,7 +285,21 @@ void live_source::reconcile() {
       }
       // Another version or selector: the new list replaces all. Another namespace: what the old
       // one held is no longer watched, so it goes now.
-      stop_watch(spec.type, it->second.spec.namespace_ != spec.namespace_);
+      const bool same_namespace = it->second.spec.namespace_ == spec.namespace_;
+      const bool was_synced = it->second.watch->synced() || it->second.replaces_synced;
+      const std::string old_version = it->second.spec.version;
+      stop_watch(spec.type, !same_namespace);
+      if (same_namespace && was_synced) {
+        // Kept until the new list is in (a CRD that now serves another version): shown, but not
+        // as current; the first failure's time is kept when its watch had already failed.
+        if (!store_.interrupted(spec.type)) {
+          store_.set_interrupted(spec.type, watch_interruption{wall_.now(), "reading it again as " + spec.version +
+                                                                                " (was " + old_version + ")"});
+        }
+        spdlog::info("live: {} is read again as {} (was {})", spec.name(), spec.version, old_version);
+        start_watch(spec, true);
+        continue;
+      }
     }
     start_watch(spec);
   }

@@ -79,12 +79,15 @@ class live_source {
   struct running {
     watch_spec spec;
     std::shared_ptr<reflector> watch;
+    // Replaces a synced watch of the kind at another version: what that one read is still served,
+    // said to be out of date, so readiness does not wait for this one's first list.
+    bool replaces_synced = false;
   };
 
   static net::awaitable<void> supervise(live_source* self, std::shared_ptr<bool> alive);
   void reconcile();
   bool wanted(const watch_spec& spec, std::chrono::steady_clock::time_point now) const;
-  void start_watch(const watch_spec& spec);
+  void start_watch(const watch_spec& spec, bool replaces_synced = false);
   void stop_watch(const kind_key& type, bool clear, bool quiet = false);
   // A planned kind that must not be watched now (its namespace is not known): nothing of it is
   // known, and its lists say why.

@@ -48,6 +48,10 @@ const polled_document_entry* view_context::document(const document_key& key) con
   return documents->find(key);
 }
 
+std::string view_context::document_missing_because(const document_key& key) const {
+  return documents == nullptr ? std::string() : documents->missing_because(key);
+}
+
 void details_view::link(const view_context& context, std::string rel, std::string_view api_version,
                         const std::string& kind, std::string_view namespace_, std::string_view name) {
   kind_key type{std::string(group_of(api_version)), kind};

@@ -86,6 +86,9 @@ struct view_context {
   // The newest read of a polled document, or null when there is none (yet). Asking makes the
   // live source read it from now on, for as long as somebody keeps asking.
   const polled_document_entry* document(const document_key& key) const;
+  // Why document(key) is null: the failure of its last read or of its API; empty when it is
+  // simply not read yet, and when documents are not read at all (snapshot mode).
+  std::string document_missing_because(const document_key& key) const;
 };
 
 // Gives one object's render a memo of its readings, unless the render it is part of has one

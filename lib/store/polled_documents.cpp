@@ -4,7 +4,39 @@ namespace sextant {
 
 void polled_documents::set(const document_key& key, json body, time_point read_at) {
   documents_[key] = polled_document_entry{pack(body), read_at};
+  failed_.erase(key);
+  unavailable_.erase(key.id);
   ++generation_;
+}
+
+void polled_documents::set_missing(const document_key& key, std::string why) {
+  auto [it, added] = failed_.try_emplace(key, why);
+  if (added || it->second != why) {
+    it->second = std::move(why);
+    ++generation_;
+  }
+}
+
+void polled_documents::set_missing_all(const std::string& id, std::string why) {
+  if (why.empty()) {
+    if (unavailable_.erase(id) > 0) {
+      ++generation_;
+    }
+    return;
+  }
+  auto [it, added] = unavailable_.try_emplace(id, why);
+  if (added || it->second != why) {
+    it->second = std::move(why);
+    ++generation_;
+  }
+}
+
+std::string polled_documents::missing_because(const document_key& key) const {
+  if (auto it = failed_.find(key); it != failed_.end()) {
+    return it->second;
+  }
+  auto it = unavailable_.find(key.id);
+  return it == unavailable_.end() ? std::string() : it->second;
 }
 
 void polled_documents::erase(const document_key& key) {
@@ -36,6 +68,7 @@ std::vector<document_key> polled_documents::asked_since(const std::string& id, s
       if (documents_.erase(it->first) > 0) {
         ++generation_;
       }
+      failed_.erase(it->first);
       it = asked_.erase(it);
       continue;
     }

@@ -58,6 +58,14 @@ class polled_documents {
   void erase_all(const std::string& id);
   const polled_document_entry* find(const document_key& key) const;
 
+  // Why a document is not there, so that a view can say "unknown because ..." rather than show
+  // nothing: the last read of this one failed (`key`), or its API cannot be read at all (`id`).
+  // Set by the live source; a successful read of the document forgets its own failure.
+  void set_missing(const document_key& key, std::string why);
+  void set_missing_all(const std::string& id, std::string why);  // empty `why`: readable again
+  // The failure of the document itself, else of its API; empty when it was simply not read yet.
+  std::string missing_because(const document_key& key) const;
+
   // A view wanted this document now. Const because asking changes no document.
   void ask(const document_key& key) const;
   // The documents of `id` asked for at or after `since`; older asks are forgotten.
@@ -67,6 +75,8 @@ class polled_documents {
 
  private:
   std::map<document_key, polled_document_entry> documents_;
+  std::map<document_key, std::string> failed_;
+  std::map<std::string, std::string> unavailable_;  // per document id
   mutable std::map<document_key, steady::time_point> asked_;
   std::uint64_t generation_ = 0;
 };

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,7 @@ class served_kinds {
     ++generation_;
   }
   bool serves(const kind_key& type) const { return kinds_.contains(type); }
+  bool empty() const { return kinds_.empty(); }  // live: discovery has not been read yet
   const served_kind* find(const kind_key& type) const;
   // Every served version of a group, in the order first seen.
   std::vector<std::string> group_versions(const std::string& group) const;
@@ -49,8 +51,14 @@ class served_kinds {
   bool inferred() const { return inferred_; }
   void set_inferred(bool inferred) { inferred_ = inferred; }
 
+  // Groups discovery names but could not read this time (an aggregated API whose server does not
+  // answer): registered, so "not served" would be wrong, yet nothing of them can be read now.
+  void set_unanswered(std::set<std::string> groups) { unanswered_ = std::move(groups); }
+  bool unanswered(const std::string& group) const { return unanswered_.contains(group); }
+
  private:
   std::map<kind_key, served_kind> kinds_;
+  std::set<std::string> unanswered_;
   bool inferred_ = false;
   std::uint64_t generation_ = 0;
 };

@@ -56,6 +56,16 @@ kube::connection_config fault_proxy::through(kube::connection_config config) con
   return config;
 }
 
+std::filesystem::path fault_proxy::kubeconfig_with(const std::string& token) const {
+  const std::filesystem::path path = dir_ / "kubeconfig-proxy.yaml";
+  write_text(path, "apiVersion: v1\nkind: Config\nclusters:\n- name: proxy\n  cluster:\n    server: " + env_.at("URL") +
+                       "\n    certificate-authority: " + env_.at("CA_CRT") +
+                       "\nusers:\n- name: admin\n  user:\n    token: " + token +
+                       "\ncontexts:\n- name: proxy\n  context:\n    cluster: proxy\n    user: admin\n"
+                       "current-context: proxy\n");
+  return path;
+}
+
 void fault_proxy::arm(const std::string& query) {
   answer armed = control_post(env_.at("CONTROL"), "/fault?" + query);
   if (!armed.ok()) {

@@ -46,6 +46,9 @@ class fault_proxy {
   // daemon process through the proxy.
   std::string url() const { return env_.at("URL"); }
   std::string ca_file() const { return env_.at("CA_CRT"); }
+  // A kubeconfig file (in the proxy's folder) sending `token` through the proxy: for a sextantd
+  // child process.
+  std::filesystem::path kubeconfig_with(const std::string& token) const;
 
   // The next `count` requests to `path` ("/api/v1/pods"; "" for any) of `verb` ("list": paged or
   // streaming; "watch"; "any") are answered `code`, with Retry-After `retry_after` seconds if > 0.

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "sections/section.hpp"
 #include "sections/view_context.hpp"
@@ -22,9 +23,16 @@ struct queue_position {
   std::optional<std::int64_t> in_local_queue;    // positionInLocalQueue
 };
 
-// The position of one waiting Workload, or nullopt when the visibility API did not list it.
-using position_lookup =
-    std::function<std::optional<queue_position>(const cached_object& workload, const view_context& context)>;
+// The position of one waiting Workload, or why it is not known: a null position alone would read
+// as "not waiting" or "no queue", so every null comes with its reason.
+struct position_reading {
+  position_reading(std::optional<queue_position> found = std::nullopt, std::string why = {})
+      : position(found), unknown_because(std::move(why)) {}
+  std::optional<queue_position> position;
+  std::string unknown_because;  // when there is no position: "not read yet", the API's failure, ...
+};
+
+using position_lookup = std::function<position_reading(const cached_object& workload, const view_context& context)>;
 
 // The document id views ask by, and its declaration: a ClusterQueue's `pendingworkloads`, which
 // lists every pending Workload of its Local Queues with both positions (v1beta2 where served).
@@ -32,6 +40,6 @@ inline constexpr const char* pending_workloads_document = "pendingworkloads";
 polled_document pending_workloads_polling();
 
 // Positions from the polled summary of the Workload's Cluster Queue (through its Local Queue).
-std::optional<queue_position> position_from_visibility(const cached_object& workload, const view_context& context);
+position_reading position_from_visibility(const cached_object& workload, const view_context& context);
 
 }  // namespace sextant::kueue

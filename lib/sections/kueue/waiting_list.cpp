@@ -51,15 +51,22 @@ json waiting_list(const std::vector<queue_ref>& local_queues, const view_context
   });
 
   json items = json::array();
+  std::string positions_unknown;  // the first reason a listed Workload has no position
   for (std::size_t index = 0; index < waiting.size() && index < waiting_list_limit; ++index) {
     const waiting_entry& entry = waiting[index];
     const cached_object& workload = *entry.workload;
     json position = nullptr;
-    if (positions) {
-      if (auto found = positions(workload, context)) {
-        auto value = which == position_in::cluster_queue ? found->in_cluster_queue : found->in_local_queue;
-        position = or_null(value);
+    position_reading found =
+        positions ? positions(workload, context) : position_reading{std::nullopt, "positions are not read here"};
+    if (found.position) {
+      auto value =
+          which == position_in::cluster_queue ? found.position->in_cluster_queue : found.position->in_local_queue;
+      position = or_null(value);
+      if (!value && positions_unknown.empty()) {
+        positions_unknown = "Kueue's visibility API gave no position for " + std::string(workload.name);
       }
+    } else if (positions_unknown.empty()) {
+      positions_unknown = found.unknown_because.empty() ? "unknown" : found.unknown_because;
     }
     items.push_back({{"namespace", workload.namespace_},
                      {"name", workload.name},
@@ -75,7 +82,8 @@ json waiting_list(const std::vector<queue_ref>& local_queues, const view_context
   return json{{"items", std::move(items)},
               {"total", waiting.size()},
               {"incomplete", !reason.empty()},
-              {"incompleteReason", or_null(reason)}};
+              {"incompleteReason", or_null(reason)},
+              {"positionsUnknownReason", or_null(positions_unknown)}};
 }
 
 }  // namespace sextant::kueue

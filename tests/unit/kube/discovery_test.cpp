@@ -79,6 +79,9 @@ TEST_CASE("aggregated discovery lists kinds with scope, plural and versions in p
   REQUIRE(job);
   CHECK(job->plural == "jobs");
   CHECK(job->versions == std::vector<std::string>{"v1"});
+  // A stale group is registered but did not answer: said so, for views that read it.
+  CHECK(served.unanswered("metrics.k8s.io"));
+  CHECK_FALSE(served.unanswered("batch"));
 }
 
 TEST_CASE("a new discovery replaces the old, but keeps groups that did not answer", "[kube][discovery]") {

@@ -223,6 +223,8 @@ TEST_CASE("positions come from the polled pending workloads of the Workload's Cl
   CHECK(items[1]["position"] == 0);
   CHECK(items[2]["position"] == 2);
   CHECK(items[3]["position"].is_null());  // wait-2: not in the summary (past its limit, say)
+  CHECK_THAT(cq_view.blocks["waiting"]["positionsUnknownReason"].get<std::string>(),
+             Catch::Contains("Kueue's visibility API did not list it when read at"));
 
   details_view lq_view;
   local_queue_details(*cluster.get("kueue.x-k8s.io", "LocalQueue", "team-a", "lq-a"), context, lq_view,
@@ -248,6 +250,48 @@ TEST_CASE("positions come from the polled pending workloads of the Workload's Cl
       CHECK(via_section.blocks["waiting"]["items"][0]["position"] == 1);
     }
   }
-  // Without documents (snapshot mode) every position is null.
-  CHECK(cluster_queue_waiting(cluster, "cq", position_from_visibility)["items"][0]["position"].is_null());
+  // Without documents (snapshot mode) every position is null, and the list says why.
+  json from_snapshot = cluster_queue_waiting(cluster, "cq", position_from_visibility);
+  CHECK(from_snapshot["items"][0]["position"].is_null());
+  CHECK_THAT(from_snapshot["positionsUnknownReason"].get<std::string>(),
+             Catch::Contains("read only from a live cluster"));
+}
+
+TEST_CASE("a waiting list says why positions are unknown: not read yet, API down, a failed read", "[kueue][waiting]") {
+  fixture_cluster cluster;
+  load(cluster, queue_objects());
+  mark_complete(cluster);
+  polled_documents documents;
+  view_context context = cluster.context();
+  context.documents = &documents;
+  auto waiting = [&] {
+    details_view view;
+    cluster_queue_details(*cluster.get("kueue.x-k8s.io", "ClusterQueue", "", "cq"), context, view,
+                          position_from_visibility);
+    return view.blocks["waiting"];
+  };
+  auto reason = [](const json& list) { return list["positionsUnknownReason"].get<std::string>(); };
+
+  json first = waiting();
+  CHECK(first["total"] == 52);  // they wait: only where they stand is not known
+  CHECK(first["items"][0]["position"].is_null());
+  CHECK_THAT(reason(first), Catch::Contains("not read yet"));
+
+  // Registered, but its server does not answer: the whole API, every Cluster Queue.
+  documents.set_missing_all(pending_workloads_document,
+                            "the API server lists visibility.kueue.x-k8s.io but its server does not answer");
+  CHECK_THAT(reason(waiting()), Catch::Contains("cannot be read: the API server lists visibility.kueue.x-k8s.io"));
+  // One read failed: its own words come first.
+  const document_key cq{pending_workloads_document, "", "cq"};
+  documents.set_missing(cq, "GET /apis/visibility.kueue.x-k8s.io/v1beta2/clusterqueues/cq/pendingworkloads: 503");
+  CHECK_THAT(reason(waiting()), Catch::Contains("pendingworkloads: 503"));
+
+  // Read: the failures are forgotten; who is not in the summary is said to be missing from it.
+  documents.set(cq, json::parse(R"({"items": [{"metadata": {"namespace": "team-b", "name": "oldest"},
+                                               "positionInClusterQueue": 0, "positionInLocalQueue": 0}]})"),
+                sextant::testing::at("2026-11-29T12:00:00Z"));
+  CHECK(documents.missing_because(cq).empty());
+  json read = waiting();
+  CHECK(read["items"][0]["position"] == 0);
+  CHECK_THAT(reason(read), Catch::Contains("did not list it when read at 2026-11-29T12:00:00Z"));
 }
