@@ -90,8 +90,14 @@ TEST_CASE("nothing is read where the API is not served, and a failed read drops 
   h.documents.set(h.key, json{{"stale", true}}, h.wall.now());
   h.poller.start();
   h.spin();
+  // Before discovery is read nothing is said: "not served" would be a guess.
   CHECK(h.targets.empty());
-  CHECK(h.documents.find(h.key) == nullptr);  // the API is gone: so is what it said
+  CHECK(h.documents.find(h.key) != nullptr);
+  // Discovery read, without the API: the API is gone, so is what it said.
+  h.served.add({{"", "Pod"}, "pods", true, {"v1"}});
+  h.spin();
+  CHECK(h.targets.empty());
+  CHECK(h.documents.find(h.key) == nullptr);
 
   h.serve({"v1beta1"});
   h.answer = http_reply{403, "application/json",
