@@ -57,8 +57,13 @@ boost::asio::awaitable<authentication> authenticator::authenticate(std::string a
       out.message = "the token could not be checked: " + fresh.message;
       co_return out;
     }
-    gate_.answered();
-    verdicts_.put(key, fresh, std::chrono::steady_clock::now());
+    const auto answered_at = std::chrono::steady_clock::now();
+    gate_.answered(answered_at);
+    // A server just back may not have read its service accounts yet: its "no" answers this
+    // request only.
+    verdicts_.put(
+        key, fresh, answered_at,
+        !fresh.authenticated && gate_.settling(answered_at) ? std::optional(review_gate::settling_keep) : std::nullopt);
     known = &fresh;
   }
   if (!known->authenticated) {

@@ -47,8 +47,11 @@ boost::asio::awaitable<undecided> authorizer::review(caller who, access_check ch
     }
     co_return undecided{"the permission to " + check.words() + " could not be checked: " + verdict.message, wait};
   }
-  gate_.answered();
-  decisions_.put(access_key(who, check), *verdict.allowed, std::chrono::steady_clock::now());
+  const auto now = std::chrono::steady_clock::now();
+  gate_.answered(now);
+  // A server just back may not have read RBAC yet: its "no" answers this request only.
+  decisions_.put(access_key(who, check), *verdict.allowed, now,
+                 !*verdict.allowed && gate_.settling(now) ? std::optional(review_gate::settling_keep) : std::nullopt);
   co_return undecided{};
 }
 

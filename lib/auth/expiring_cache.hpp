@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <list>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace sextant {
@@ -32,7 +33,9 @@ class expiring_cache {
     return &it->second.value;
   }
 
-  void put(const std::string& key, Value value, time now) {
+  // Kept for the cache's time, or for `keep_for` when given (a verdict that may soon change).
+  void put(const std::string& key, Value value, time now,
+           std::optional<std::chrono::steady_clock::duration> keep_for = std::nullopt) {
     if (auto it = entries_.find(key); it != entries_.end()) {
       order_.erase(it->second.position);
       entries_.erase(it);
@@ -42,7 +45,7 @@ class expiring_cache {
       order_.pop_front();
     }
     order_.push_back(key);
-    entries_.emplace(key, entry{std::move(value), now + ttl_, std::prev(order_.end())});
+    entries_.emplace(key, entry{std::move(value), now + keep_for.value_or(ttl_), std::prev(order_.end())});
   }
 
   std::size_t size() const { return entries_.size(); }

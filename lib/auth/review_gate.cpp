@@ -26,9 +26,13 @@ std::optional<std::chrono::seconds> review_gate::refusal(time now) {
   return std::nullopt;
 }
 
-void review_gate::answered() {
+void review_gate::answered(time now) {
   if (in_flight_ > 0) {
     --in_flight_;
+  }
+  if (failing_) {
+    recovered_ = true;
+    recovered_at_ = now;
   }
   failing_ = false;
   probe_out_ = false;

@@ -32,12 +32,19 @@ class review_gate {
   // to be sent, and the caller should come back after the seconds returned (at least 1).
   std::optional<std::chrono::seconds> refusal(time now);
   // The review sent got a usable answer: the server answers again.
-  void answered();
+  void answered(time now);
   // The review sent got none; `asked` is the server's Retry-After, if it sent one. Returns how
   // long the caller should wait (at least 1 s).
   std::chrono::seconds failed(time now, std::optional<std::chrono::seconds> asked, std::string why);
 
   bool failing() const { return failing_; }
+  // Whether the server answered again only moments ago (within `settle` of the first answer after
+  // failures). An API server that has just started answers reviews before its informers have
+  // read RBAC and service accounts: its "no" may be a "not yet", so a negative verdict then is
+  // given to the caller but kept only for `settling_keep` (the request that asked), not the
+  // cache's time. A "yes" is kept as always: data not read yet never grants more.
+  bool settling(time now) const { return recovered_ && now < recovered_at_ + settle_; }
+  static constexpr std::chrono::seconds settling_keep{1};
   // Why the last review failed ("" while the server answers).
   const std::string& last_failure() const { return last_failure_; }
   std::size_t in_flight() const { return in_flight_; }
@@ -51,6 +58,9 @@ class review_gate {
   bool probe_out_ = false;
   time next_probe_{};
   std::string last_failure_;
+  std::chrono::seconds settle_ = std::chrono::seconds(10);
+  bool recovered_ = false;
+  time recovered_at_{};
 };
 
 // Why a review was not sent, for the caller's 503: `kind` is "TokenReviews" or the like.

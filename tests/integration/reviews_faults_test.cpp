@@ -306,6 +306,7 @@ TEST_CASE("the API server killed and restarted while callers call: 503 meanwhile
   }
   int in_outage = 0;
   int right_meanwhile = 0;
+  int not_yet = 0;
   const std::vector<std::pair<std::string, int>> everyone{{fresh.allowed, 200}, {fresh.denied, 403},
                                                           {fresh.unknown, 401}, {warm.allowed, 200},
                                                           {warm.denied, 403},   {warm.unknown, 401}};
@@ -316,6 +317,11 @@ TEST_CASE("the API server killed and restarted while callers call: 503 meanwhile
       if (got.status == 503) {
         CHECK(unavailable(got));
         ++in_outage;
+      } else if (got.status != expected && (got.status == 401 || got.status == 403) && expected != 401) {
+        // A server just started answers before it has read RBAC and its service accounts: its
+        // "no" can be a "not yet". The daemon passes it on but does not keep it (checked below:
+        // the right verdicts at once after the restart, well inside the 10 s cache).
+        ++not_yet;
       } else {
         CHECK(got.status == expected);  // a kept verdict, or the server's once it is back
         ++right_meanwhile;
@@ -327,7 +333,8 @@ TEST_CASE("the API server killed and restarted while callers call: 503 meanwhile
   }
   restart.get();
   CHECK(in_outage >= 2);
-  INFO(in_outage << " answers 503, " << right_meanwhile << " verdicts while the server restarted");
+  INFO(in_outage << " answers 503, " << right_meanwhile << " verdicts and " << not_yet
+                 << " refusals of a server still starting while it restarted");
 
   check_verdicts_at_once(url, fresh, 2500ms);
   check_verdicts_at_once(url, warm, 2500ms);

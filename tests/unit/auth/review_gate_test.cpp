@@ -19,8 +19,9 @@ TEST_CASE("while reviews fail, one probe a pause goes out and the rest are refus
   CHECK_FALSE(gate.refusal(t0));
   CHECK_FALSE(gate.refusal(t0));
   CHECK(gate.refusal(t0) == std::optional(1s));  // a fourth would wait behind three that may hang
-  gate.answered();
+  gate.answered(t0);
   CHECK_FALSE(gate.failing());
+  CHECK_FALSE(gate.settling(t0));  // it never failed: every verdict is kept
 
   // One fails: nothing more before the pause, then a single probe.
   CHECK(gate.failed(t0, std::nullopt, "no answer") == 1s);
@@ -45,9 +46,13 @@ TEST_CASE("while reviews fail, one probe a pause goes out and the rest are refus
   CHECK(gate.refusal(t0 + 14s) == std::optional(4s));
   CHECK_FALSE(gate.refusal(t0 + 18s));
 
-  // The first answer opens it: every review goes out again.
-  gate.answered();
+  // The first answer opens it: every review goes out again. For a while its "no" may be a server
+  // that has not read RBAC yet.
+  gate.answered(t0 + 18s);
   CHECK_FALSE(gate.failing());
+  CHECK(gate.settling(t0 + 18s));
+  CHECK(gate.settling(t0 + 27s));
+  CHECK_FALSE(gate.settling(t0 + 28s));
   CHECK(gate.last_failure().empty());
   CHECK_FALSE(gate.refusal(t0 + 18s));
   CHECK_FALSE(gate.refusal(t0 + 18s));
