@@ -31,19 +31,6 @@ std::string workloads_at(const std::string& version) {
   return "/apis/kueue.x-k8s.io/" + version + "/namespaces/" + ns + "/workloads";
 }
 
-json workload(const std::string& version, const std::string& name) {
-  json container = {{"name", "main"}, {"image", "busybox"}, {"resources", {{"requests", {{"cpu", "1"}}}}}};
-  return {{"apiVersion", "kueue.x-k8s.io/" + version},
-          {"kind", "Workload"},
-          {"metadata", {{"name", name}, {"namespace", ns}}},
-          {"spec",
-           {{"queueName", "lq"},
-            {"podSets",
-             json::array({{{"name", "main"},
-                           {"count", 1},
-                           {"template", {{"spec", {{"restartPolicy", "Never"}, {"containers", {container}}}}}}}})}}}};
-}
-
 // Right after a CRD changes, the API server answers 429 "storage is (re)initializing" or 404
 // for a while: not yet, so asked again, within `limit`.
 answer settled(const std::function<answer()>& send, std::chrono::seconds limit = std::chrono::seconds(30)) {
@@ -88,8 +75,10 @@ std::map<std::string, std::string> server_workloads(admin_client& admin, const s
 
 void create_workloads(admin_client& admin, const std::string& version, const std::string& prefix, int count) {
   for (int i = 0; i < count; ++i) {
-    answer made =
-        settled([&] { return admin.post(workloads_at(version), workload(version, prefix + std::to_string(i))); });
+    answer made = settled([&] {
+      return admin.post(workloads_at(version),
+                        kueue_workload("kueue.x-k8s.io/" + version, ns, prefix + std::to_string(i), "lq"));
+    });
     INFO(made.status << " " << made.text);
     REQUIRE(made.ok());
   }

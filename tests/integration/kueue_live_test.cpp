@@ -28,20 +28,6 @@ constexpr const char* ns = "team-a";
 const std::string v1beta2 = "kueue.x-k8s.io/v1beta2";
 const std::string kueue_api = "/apis/kueue.x-k8s.io/v1beta2";
 
-json cluster_queue(const std::string& name, const std::string& flavor, const std::string& cpu, bool held) {
-  json spec = {
-      {"namespaceSelector", json::object()},
-      {"resourceGroups",
-       json::array(
-           {{{"coveredResources", json::array({"cpu"})},
-             {"flavors", json::array({{{"name", flavor},
-                                       {"resources", json::array({{{"name", "cpu"}, {"nominalQuota", cpu}}})}}})}}})}};
-  if (held) {
-    spec["stopPolicy"] = "Hold";
-  }
-  return {{"apiVersion", v1beta2}, {"kind", "ClusterQueue"}, {"metadata", {{"name", name}}}, {"spec", spec}};
-}
-
 json local_queue(const std::string& name, const std::string& cluster_queue_name) {
   return {{"apiVersion", v1beta2},
           {"kind", "LocalQueue"},
@@ -121,9 +107,9 @@ TEST_CASE("Kueue's own statuses are what sextantd shows: admitted, finished, pen
   create(admin, "/api/v1/namespaces", {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
   create(admin, kueue_api + "/resourceflavors",
          {{"apiVersion", v1beta2}, {"kind", "ResourceFlavor"}, {"metadata", {{"name", "default-flavor"}}}});
-  create(admin, kueue_api + "/clusterqueues", cluster_queue("cluster-queue", "default-flavor", "2", false));
-  create(admin, kueue_api + "/clusterqueues", cluster_queue("held-queue", "default-flavor", "2", true));
-  create(admin, kueue_api + "/clusterqueues", cluster_queue("flavorless-queue", "missing-flavor", "2", false));
+  create(admin, kueue_api + "/clusterqueues", kueue_cluster_queue("cluster-queue", "default-flavor", "2", false));
+  create(admin, kueue_api + "/clusterqueues", kueue_cluster_queue("held-queue", "default-flavor", "2", true));
+  create(admin, kueue_api + "/clusterqueues", kueue_cluster_queue("flavorless-queue", "missing-flavor", "2", false));
   const std::string local_queues = kueue_api + "/namespaces/" + ns + "/localqueues";
   create(admin, local_queues, local_queue("user-queue", "cluster-queue"));
   create(admin, local_queues, local_queue("held", "held-queue"));
@@ -256,14 +242,14 @@ TEST_CASE(
   };
 
   // Stopped first, then found misconfigured: made with both.
-  create(admin, cluster_queues, cluster_queue("stopped-first", "missing-flavor", "2", true));
+  create(admin, cluster_queues, kueue_cluster_queue("stopped-first", "missing-flavor", "2", true));
   json stopped_first = wait_for([&] { return get_object(admin, cluster_queues + "/stopped-first"); },
                                 [](const json& q) { return has_reason(q, "Active", "Stopped"); });
   const std::string both =
       "Can't admit new workloads: is stopped, references missing ResourceFlavor(s): missing-flavor.";
   CHECK(condition_of(stopped_first, "Active").value("message", "") == both);
   // Misconfigured first, then stopped: the same words, and the time it became inactive kept.
-  create(admin, cluster_queues, cluster_queue("misconfigured-first", "missing-flavor", "2", false));
+  create(admin, cluster_queues, kueue_cluster_queue("misconfigured-first", "missing-flavor", "2", false));
   json misconfigured = wait_for([&] { return get_object(admin, cluster_queues + "/misconfigured-first"); },
                                 [](const json& q) { return has_reason(q, "Active", "FlavorNotFound"); });
   const std::string misconfigured_since = transition_time_of(misconfigured, "Active");
@@ -308,12 +294,12 @@ TEST_CASE(
             {"metadata", {{"name", name}}},
             {"spec", {{"parentName", parent}}}});
   }
-  json cycled_queue = cluster_queue("cycled", "default-flavor", "2", false);
+  json cycled_queue = kueue_cluster_queue("cycled", "default-flavor", "2", false);
   cycled_queue["spec"]["cohortName"] = "loop-a";
   create(admin, cluster_queues, cycled_queue);
   create(admin, local_queues, local_queue("to-cycle", "cycled"));
   // A queue that breaks under a Workload already waiting for quota.
-  create(admin, cluster_queues, cluster_queue("breaks-later", "default-flavor", "1", false));
+  create(admin, cluster_queues, kueue_cluster_queue("breaks-later", "default-flavor", "1", false));
   create(admin, local_queues, local_queue("to-break", "breaks-later"));
   submit(admin, jobs, queued_job("in-cycle", "to-cycle", "1"));
   submit(admin, jobs, queued_job("waits", "to-break", "3"));

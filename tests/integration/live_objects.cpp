@@ -105,4 +105,35 @@ json condition_of(const json& object, const std::string& type) {
   return json::object();
 }
 
+json kueue_cluster_queue(const std::string& name, const std::string& flavor, const std::string& cpu, bool held) {
+  json spec = {
+      {"namespaceSelector", json::object()},
+      {"resourceGroups",
+       json::array(
+           {{{"coveredResources", json::array({"cpu"})},
+             {"flavors", json::array({{{"name", flavor},
+                                       {"resources", json::array({{{"name", "cpu"}, {"nominalQuota", cpu}}})}}})}}})}};
+  if (held) {
+    spec["stopPolicy"] = "Hold";
+  }
+  return {{"apiVersion", "kueue.x-k8s.io/v1beta2"},
+          {"kind", "ClusterQueue"},
+          {"metadata", {{"name", name}}},
+          {"spec", spec}};
+}
+
+json kueue_workload(const std::string& api_version, const std::string& namespace_, const std::string& name,
+                    const std::string& queue) {
+  json container = {{"name", "main"}, {"image", "busybox"}, {"resources", {{"requests", {{"cpu", "1"}}}}}};
+  return {{"apiVersion", api_version},
+          {"kind", "Workload"},
+          {"metadata", {{"name", name}, {"namespace", namespace_}}},
+          {"spec",
+           {{"queueName", queue},
+            {"podSets",
+             json::array({{{"name", "main"},
+                           {"count", 1},
+                           {"template", {{"spec", {{"restartPolicy", "Never"}, {"containers", {container}}}}}}}})}}}};
+}
+
 }  // namespace sextant::integration

@@ -38,6 +38,13 @@ std::filesystem::path dump_lists(admin_client& admin, const std::filesystem::pat
 // would: Succeeded (its container "main" exited 0, Completed) or Failed (exited 1, Error).
 void end_job_pod(admin_client& admin, const std::string& namespace_, const std::string& job, bool succeeded);
 
+// Kueue objects the tests create: a Cluster Queue of one flavor with `cpu` of quota (held: with
+// stopPolicy Hold), and a Workload of one pod asking 1 cpu, in `api_version`
+// ("kueue.x-k8s.io/v1beta2").
+json kueue_cluster_queue(const std::string& name, const std::string& flavor, const std::string& cpu, bool held);
+json kueue_workload(const std::string& api_version, const std::string& namespace_, const std::string& name,
+                    const std::string& queue);
+
 // A time `minutes` before now, as RFC 3339: what a controller wrote that long ago.
 std::string ago(std::chrono::minutes minutes);
 

@@ -79,28 +79,14 @@ const std::string kueue_api = "/apis/kueue.x-k8s.io/v1beta2";
 // kueue-queues from before the first fault to after the last.
 const std::string lasting_queue = "flavorless-queue";
 
-json cluster_queue(const std::string& name, const std::string& flavor, bool held) {
-  json spec = {
-      {"namespaceSelector", json::object()},
-      {"resourceGroups",
-       json::array(
-           {{{"coveredResources", json::array({"cpu"})},
-             {"flavors", json::array({{{"name", flavor},
-                                       {"resources", json::array({{{"name", "cpu"}, {"nominalQuota", "4"}}})}}})}}})}};
-  if (held) {
-    spec["stopPolicy"] = "Hold";
-  }
-  return {{"apiVersion", v1beta2}, {"kind", "ClusterQueue"}, {"metadata", {{"name", name}}}, {"spec", spec}};
-}
-
 // Queues for the problems and statuses the front-ends read: one that admits, one held, one
 // that cannot work.
 void create_queues(admin_client& admin) {
   create(admin, kueue_api + "/resourceflavors",
          {{"apiVersion", v1beta2}, {"kind", "ResourceFlavor"}, {"metadata", {{"name", "default-flavor"}}}});
-  create(admin, kueue_api + "/clusterqueues", cluster_queue("cluster-queue", "default-flavor", false));
-  create(admin, kueue_api + "/clusterqueues", cluster_queue("held-queue", "default-flavor", true));
-  create(admin, kueue_api + "/clusterqueues", cluster_queue(lasting_queue, "missing-flavor", false));
+  create(admin, kueue_api + "/clusterqueues", kueue_cluster_queue("cluster-queue", "default-flavor", "4", false));
+  create(admin, kueue_api + "/clusterqueues", kueue_cluster_queue("held-queue", "default-flavor", "4", true));
+  create(admin, kueue_api + "/clusterqueues", kueue_cluster_queue(lasting_queue, "missing-flavor", "4", false));
 }
 
 // The daemon's problem about the lasting queue, or null.

@@ -43,19 +43,6 @@ json api_service(const std::string& version) {
             {"versionPriority", version == "v1beta2" ? 200 : 100}}}};
 }
 
-json workload(const std::string& name) {
-  json container = {{"name", "main"}, {"image", "busybox"}, {"resources", {{"requests", {{"cpu", "1"}}}}}};
-  return {{"apiVersion", v1beta2},
-          {"kind", "Workload"},
-          {"metadata", {{"name", name}, {"namespace", ns}}},
-          {"spec",
-           {{"queueName", "lq"},
-            {"podSets",
-             json::array({{{"name", "main"},
-                           {"count", 1},
-                           {"template", {{"spec", {{"restartPolicy", "Never"}, {"containers", {container}}}}}}}})}}}};
-}
-
 // Waiting for quota, as Kueue's scheduler writes it.
 json pending_status() {
   return {{"conditions", json::array({condition("QuotaReserved", "False", "Pending",
@@ -111,7 +98,9 @@ TEST_CASE("Kueue's visibility API registered but unreachable: discovery, lists a
           {"spec", {{"clusterQueue", "cq"}}}});
   const std::string workloads = kueue_api + "/namespaces/" + ns + "/workloads";
   for (int i = 0; i < 3; ++i) {
-    write_status(admin, workloads, create(admin, workloads, workload("wait-" + std::to_string(i))), pending_status());
+    write_status(admin, workloads,
+                 create(admin, workloads, kueue_workload(v1beta2, ns, "wait-" + std::to_string(i), "lq")),
+                 pending_status());
   }
 
   // Registered both versions Kueue serves; no Service behind them.
@@ -170,7 +159,8 @@ TEST_CASE("Kueue's visibility API registered but unreachable: discovery, lists a
   // Nothing else stalls: what changes elsewhere meanwhile is shown, and /readyz says ready with no
   // kind out of date.
   create_pods(admin, ns, "meanwhile-", 2);
-  write_status(admin, workloads, create(admin, workloads, workload("wait-3")), pending_status());
+  write_status(admin, workloads, create(admin, workloads, kueue_workload(v1beta2, ns, "wait-3", "lq")),
+               pending_status());
   json pods = wait_for([&] { return daemon.get(std::string("/api/v1/core/pods?namespace=") + ns); },
                        [](const json& list) { return list.value("items", json::array()).size() == 2; },
                        std::chrono::seconds(30));
