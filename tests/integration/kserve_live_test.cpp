@@ -405,7 +405,11 @@ TEST_CASE("KServe's model states from pods written as a kubelet would are what s
   CHECK(iris["status"]["components"]["predictor"]["url"] == "http://iris-predictor-serve.example.com");
   CHECK(condition_of(iris, "IngressReady").value("status", "") == "True");
 
-  json unready = wait_for_kserve(admin, "unready", [](const json& s) { return transition_of(s) == "InProgress"; });
+  // KServe copies the Deployment's Available condition into PredictorReady, so its reason comes
+  // only once kube-controller-manager has written that condition: InProgress alone can come first.
+  json unready = wait_for_kserve(admin, "unready", [](const json& s) {
+    return transition_of(s) == "InProgress" && !condition_of(s, "PredictorReady").value("reason", "").empty();
+  });
   INFO("unready: " << unready.dump());
   const json unready_predictor = condition_of(unready, "PredictorReady");
   CHECK(unready_predictor.value("reason", "") == "MinimumReplicasUnavailable");
