@@ -8,16 +8,8 @@
 namespace sextant {
 namespace ssl = boost::asio::ssl;
 
-std::string serving_tls::stamp() const {
-  // Size and modification time of both files: a replaced or rewritten file changes one of them.
-  std::string out;
-  for (const auto* path : {&cert_, &key_}) {
-    std::error_code error;
-    auto size = std::filesystem::file_size(*path, error);
-    auto time = std::filesystem::last_write_time(*path, error);
-    out += std::to_string(error ? 0 : size) + ":" + std::to_string(error ? 0 : time.time_since_epoch().count()) + ";";
-  }
-  return out;
+serving_tls::pair_stamp serving_tls::stamp() const {
+  return {stamp_of(cert_.string()), stamp_of(key_.string())};
 }
 
 namespace {
@@ -75,7 +67,7 @@ std::string serving_tls::load() {
   if (made_) {
     return load_made();
   }
-  const std::string now = stamp();
+  const pair_stamp now = stamp();
   auto context = server_context();
   boost::system::error_code error;
   context->use_certificate_chain_file(cert_.string(), error);
@@ -107,7 +99,7 @@ void serving_tls::refresh(std::chrono::steady_clock::duration interval) {
     return;
   }
   last_look_ = now;
-  const std::string current = stamp();
+  const pair_stamp current = stamp();
   if (current == loaded_stamp_ || current == failed_stamp_) {
     return;
   }

@@ -15,10 +15,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <boost/asio/ssl/context.hpp>
 
 #include "http/self_signed_tls.hpp"
+#include "util/file_stamp.hpp"
 
 namespace sextant {
 
@@ -40,7 +42,9 @@ class serving_tls {
   std::uint64_t loads() const { return loads_; }
 
  private:
-  std::string stamp() const;
+  // Both files' stamps: a renewal rewrites or replaces one of them (util/file_stamp.hpp).
+  using pair_stamp = std::pair<std::optional<file_stamp>, std::optional<file_stamp>>;
+  pair_stamp stamp() const;
 
   std::string load_made();
 
@@ -48,8 +52,8 @@ class serving_tls {
   std::filesystem::path cert_;
   std::filesystem::path key_;
   std::shared_ptr<boost::asio::ssl::context> context_;
-  std::string loaded_stamp_;
-  std::string failed_stamp_;  // a pair that failed: not tried again until it changes
+  std::optional<pair_stamp> loaded_stamp_;
+  std::optional<pair_stamp> failed_stamp_;  // a pair that failed: not tried again until it changes
   std::chrono::steady_clock::time_point last_look_{};
   std::uint64_t loads_ = 0;
 };

@@ -17,7 +17,7 @@
 #include "kube/backoff.hpp"
 #include "kube/connection_config.hpp"
 #include "kube/exec_credential.hpp"
-#include "kube/file_stamp.hpp"
+#include "util/file_stamp.hpp"
 #include "util/time.hpp"
 
 namespace sextant::kube {

@@ -1,8 +1,8 @@
-#include "kube/file_stamp.hpp"
+#include "util/file_stamp.hpp"
 
 #include <sys/stat.h>
 
-namespace sextant::kube {
+namespace sextant {
 
 std::optional<file_stamp> stamp_of(const std::string& path) {
   struct stat info {};
@@ -13,4 +13,4 @@ std::optional<file_stamp> stamp_of(const std::string& path) {
                     static_cast<std::int64_t>(info.st_size), static_cast<std::uint64_t>(info.st_ino)};
 }
 
-}  // namespace sextant::kube
+}  // namespace sextant

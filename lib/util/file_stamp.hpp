@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-namespace sextant::kube {
+namespace sextant {
 
 struct file_stamp {
   std::int64_t mtime_ns = 0;
@@ -19,4 +19,4 @@ struct file_stamp {
 // with errno set.
 std::optional<file_stamp> stamp_of(const std::string& path);
 
-}  // namespace sextant::kube
+}  // namespace sextant
