@@ -7,6 +7,7 @@
 #include "kube/api_lister_watcher.hpp"
 #include "kube/backoff.hpp"
 #include "kube/discovery.hpp"
+#include "kube/vanished_kinds.hpp"
 #include "util/supervised_spawn.hpp"
 
 namespace sextant::kube {
@@ -259,6 +260,33 @@ void live_source::hold_unwatched(const watch_spec& spec) {
   }
 }
 
+void live_source::confirm_vanished_kinds(const std::vector<served_kind>& before) {
+  static constexpr const char* vanished_reason = "discovery no longer lists it; asking again";
+  vanished_kinds vanished = confirm_vanished(before, served_, vanishing_);
+  for (const kind_key& type : vanishing_) {
+    // Listed again: what its watch holds is current once more, unless the watch itself is down
+    // (then the watch says so, and clears it when it is open again).
+    auto it = running_.find(type);
+    const std::optional<watch_interruption> marked = store_.interrupted(type);
+    if (served_.serves(type) && !vanished.pending.contains(type) && it != running_.end() && marked &&
+        marked->reason == vanished_reason && it->second.watch->current_phase() == reflector::phase::watching) {
+      store_.set_interrupted(type, std::nullopt);
+    }
+  }
+  for (const kind_key& type : vanished.dropped) {
+    spdlog::info("live: discovery again does not list {}.{}: no longer served", type.kind, type.group);
+  }
+  for (served_kind& kind : vanished.kept) {
+    spdlog::info("live: discovery no longer lists {}.{}; kept until discovery is asked again", kind.type.kind,
+                 kind.type.group);
+    if (running_.contains(kind.type) && !store_.interrupted(kind.type)) {
+      store_.set_interrupted(kind.type, watch_interruption{wall_.now(), vanished_reason});
+    }
+    served_.add(std::move(kind));
+  }
+  vanishing_ = std::move(vanished.pending);
+}
+
 void live_source::reconcile() {
   const auto now = std::chrono::steady_clock::now();
   for (auto it = demanded_.begin(); it != demanded_.end();) {
@@ -346,7 +374,10 @@ net::awaitable<void> live_source::supervise(live_source* self, std::shared_ptr<b
   auto next_discovery = std::chrono::steady_clock::now();
   while (*alive && !self->stopped_) {
     auto now = std::chrono::steady_clock::now();
-    if (self->rediscover_requested_ || now >= next_discovery) {
+    // While kinds wait for a second discovery to confirm they are gone, a watch's 404 does not
+    // bring it sooner: the server that lacked them may just not have installed them yet.
+    const bool asked_early = self->rediscover_requested_ && self->vanishing_.empty();
+    if (asked_early || now >= next_discovery) {
       self->rediscover_requested_ = false;
       discovery_outcome outcome = co_await discover(self->client_);
       if (!*alive || self->stopped_) {
@@ -354,7 +385,9 @@ net::awaitable<void> live_source::supervise(live_source* self, std::shared_ptr<b
       }
       now = std::chrono::steady_clock::now();
       if (outcome.document) {
+        const std::vector<served_kind> before = self->served_.all();
         apply_discovery(*outcome.document, self->served_);
+        self->confirm_vanished_kinds(before);
         self->server_minor_ = outcome.document->server_minor;
         if (!self->discovered_) {
           spdlog::info("live: discovery read {} kinds ({} discovery, server 1.{})", self->served_.all().size(),
@@ -363,7 +396,7 @@ net::awaitable<void> live_source::supervise(live_source* self, std::shared_ptr<b
         self->discovered_ = true;
         self->discovery_error_.clear();
         retry.reset();
-        next_discovery = now + self->options_.discovery_interval;
+        next_discovery = now + (self->vanishing_.empty() ? self->options_.discovery_interval : vanished_recheck_delay);
       } else {
         if (self->discovery_error_ != outcome.error) {
           spdlog::warn("live: discovery failed: {}", outcome.error);

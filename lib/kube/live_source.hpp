@@ -4,7 +4,8 @@
 // counterpart. What to watch comes from the planner alone: this folder knows no section.
 //
 // A supervisor coroutine re-reads discovery every minute (sooner when a watch answers 404),
-// updates `served_kinds`, and starts, re-versions or stops reflectors to match. Kinds the
+// updates `served_kinds`, and starts, re-versions or stops reflectors to match. A kind that one
+// discovery stops listing is kept until a second, five seconds later, agrees. Kinds the
 // plan marks with a demand category are watched only while that problem category is on or
 // someone asked for them (`demand`) in the last few minutes.
 //
@@ -92,6 +93,9 @@ class live_source {
   // A planned kind that must not be watched now (its namespace is not known): nothing of it is
   // known, and its lists say why.
   void hold_unwatched(const watch_spec& spec);
+  // After a discovery: kinds it no longer lists are kept until the next one agrees
+  // (kube/vanished_kinds.hpp).
+  void confirm_vanished_kinds(const std::vector<served_kind>& before);
   void wake();
   void collect(metrics_registry& metrics) const;
 
@@ -110,6 +114,7 @@ class live_source {
   std::map<kind_key, watch_spec> held_;  // planned, but not watched until their namespace is known
   std::map<kind_key, std::chrono::steady_clock::time_point> demanded_;
   std::set<kind_key> known_empty_;  // section kinds the cluster does not serve: complete and empty
+  std::set<kind_key> vanishing_;    // missing from the last discovery only: served until the next agrees
   std::function<bool(const std::string&)> category_enabled_;
 
   net::steady_timer wake_timer_;

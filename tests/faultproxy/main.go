@@ -8,6 +8,9 @@
 //	hang    a request is taken (its body read) and never answered, until the client gives up:
 //	        an API server that accepts and does not answer
 //	reset   a request is taken and its connection reset (TCP RST) with no answer at all
+//	hide    an API group is not served, until cleared: discovery (/apis) leaves it out and its
+//	        paths answer 404, as an API server just restarted answers before it has installed
+//	        its CRDs' paths (MATCH is the group; COUNT is ignored)
 //
 // It speaks HTTPS to the daemon (a certificate it makes, whose CA it writes to DIR/ca.crt) and
 // HTTPS to the API server, forwarding the daemon's own credentials. Every request is recorded
@@ -18,7 +21,7 @@
 // writes DIR/proxy.env (URL, CA_CRT, CONTROL) and then DIR/ready. The control port (plain
 // HTTP, loopback) takes:
 //
-//	POST /fault?kind=stall|cut|status|hang|reset&match=PATH&verb=list|watch|any&count=N&code=C&retryAfter=S
+//	POST /fault?kind=stall|cut|status|hang|reset|hide&match=PATH&verb=list|watch|any&count=N&code=C&retryAfter=S
 //	POST /drop                       reset every open watch at once (a partition's end)
 //	POST /clear                      forget every armed fault
 //	GET  /requests                   every request so far, as JSON (see record)
@@ -52,6 +55,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -170,6 +174,13 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.refuse(w, rec, f)
 		return
 	}
+	hidden := p.hiddenGroups()
+	if group := groupOf(r.URL.Path); group != "" && hidden[group] {
+		f := &fault{Code: http.StatusNotFound}
+		p.refuse(w, rec, f)
+		p.update(rec, func(r *record) { r.Fault = "hide" })
+		return
+	}
 	if p.take("hang", r.URL.Path, plainWatch) != nil {
 		p.update(rec, func(r *record) {
 			r.Fault = "hang"
@@ -203,8 +214,9 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
+	filterDiscovery := r.URL.Path == "/apis" && len(hidden) > 0
 	for name, values := range r.Header {
-		if !hopByHop[name] {
+		if !hopByHop[name] && !(filterDiscovery && name == "Accept-Encoding") {
 			out.Header[name] = values
 		}
 	}
@@ -219,6 +231,18 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !hopByHop[name] && !(watch && name == "Content-Length") {
 			w.Header()[name] = values
 		}
+	}
+	if filterDiscovery && resp.StatusCode == http.StatusOK {
+		p.update(rec, func(r *record) { r.Status = resp.StatusCode })
+		body, err := withoutGroups(resp.Body, hidden)
+		if err != nil {
+			log.Printf("hide: /apis not filtered: %v", err)
+		}
+		w.Header().Del("Content-Length")
+		w.WriteHeader(resp.StatusCode)
+		w.Write(body)
+		p.update(rec, func(r *record) { r.Fault = "hide" })
+		return
 	}
 	w.WriteHeader(resp.StatusCode)
 	// The API server's own Retry-After (priority and fairness, --max-requests-inflight) is
@@ -235,9 +259,63 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.relayWatch(w, r, rec, resp.Body, plainWatch)
 }
 
+// hiddenGroups are the groups a "hide" fault takes out of discovery now.
+func (p *proxy) hiddenGroups() map[string]bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	hidden := map[string]bool{}
+	for _, f := range p.faults {
+		if f.Kind == "hide" {
+			hidden[f.Match] = true
+		}
+	}
+	return hidden
+}
+
+// groupOf is the API group a path belongs to: "kueue.x-k8s.io" for /apis/kueue.x-k8s.io/...
+func groupOf(path string) string {
+	rest, ok := strings.CutPrefix(path, "/apis/")
+	if !ok {
+		return ""
+	}
+	group, _, _ := strings.Cut(rest, "/")
+	return group
+}
+
+// withoutGroups is an /apis answer, aggregated (items) or not (groups), without `hidden`.
+func withoutGroups(body io.Reader, hidden map[string]bool) ([]byte, error) {
+	raw, err := io.ReadAll(body)
+	if err != nil {
+		return raw, err
+	}
+	var document map[string]any
+	if err := json.Unmarshal(raw, &document); err != nil {
+		return raw, err
+	}
+	for _, field := range []string{"items", "groups"} {
+		list, ok := document[field].([]any)
+		if !ok {
+			continue
+		}
+		kept := []any{}
+		for _, entry := range list {
+			fields, _ := entry.(map[string]any)
+			name, _ := fields["name"].(string)
+			if metadata, ok := fields["metadata"].(map[string]any); ok {
+				name, _ = metadata["name"].(string)
+			}
+			if !hidden[name] {
+				kept = append(kept, entry)
+			}
+		}
+		document[field] = kept
+	}
+	return json.Marshal(document)
+}
+
 // refuse answers as a loaded API server does: a Status, and Retry-After when asked for.
 func (p *proxy) refuse(w http.ResponseWriter, rec *record, f *fault) {
-	reason := map[int]string{429: "TooManyRequests", 500: "InternalError", 503: "ServiceUnavailable"}[f.Code]
+	reason := map[int]string{404: "NotFound", 429: "TooManyRequests", 500: "InternalError", 503: "ServiceUnavailable"}[f.Code]
 	status := map[string]any{
 		"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Failure",
 		"message": fmt.Sprintf("injected by faultproxy: %d", f.Code), "reason": reason, "code": f.Code,
@@ -340,9 +418,11 @@ func (p *proxy) control() http.Handler {
 				}
 			}
 		}
-		known := f.Kind == "stall" || f.Kind == "cut" || f.Kind == "hang" || f.Kind == "reset"
+		known := f.Kind == "stall" || f.Kind == "cut" || f.Kind == "hang" || f.Kind == "reset" ||
+			(f.Kind == "hide" && f.Match != "")
 		if !known && !(f.Kind == "status" && f.Code >= 400) {
-			http.Error(w, "kind must be stall, cut, hang, reset or status (with code)", http.StatusBadRequest)
+			http.Error(w, "kind must be stall, cut, hang, reset, hide (with a group) or status (with code)",
+				http.StatusBadRequest)
 			return
 		}
 		p.mu.Lock()

@@ -15,6 +15,11 @@ import (
 // An API server stand-in: a list, and a watch that sends one event a line as the test pushes them.
 func fakeAPIServer(t *testing.T, events chan string) *httptest.Server {
 	server := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/apis" {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":"batch"}},{"metadata":{"name":"kueue.x-k8s.io"}}]}`)
+			return
+		}
 		if r.URL.Path == "/api/v1/throttled" {
 			// As priority and fairness refuses: plain text, the delay only in the header.
 			w.Header().Set("Retry-After", "3")
@@ -247,5 +252,34 @@ func TestTheServersOwnRetryAfterIsPassedOnAndRecorded(t *testing.T) {
 	json.NewDecoder(records.Body).Decode(&all)
 	if len(all) != 1 || all[0].Status != 429 || all[0].RetryAfter != 3 || all[0].Fault != "" {
 		t.Fatalf("records: %+v", all)
+	}
+}
+
+func TestHideTakesAGroupOutOfDiscoveryAndItsPathsUntilCleared(t *testing.T) {
+	_, front, control := start(t, make(chan string))
+	get := func(path string) (int, string) {
+		resp, err := http.Get(front.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	arm(t, control, "kind=hide&match=kueue.x-k8s.io")
+	if code, body := get("/apis"); code != 200 || strings.Contains(body, "kueue") || !strings.Contains(body, `"batch"`) {
+		t.Fatalf("discovery while hidden: %d %s", code, body)
+	}
+	if code, body := get("/apis/kueue.x-k8s.io/v1beta2/workloads"); code != 404 || !strings.Contains(body, "NotFound") {
+		t.Fatalf("a hidden group's path: %d %s", code, body)
+	}
+	if code, _ := get("/apis/kueue.x-k8s.io/v1beta2/workloads"); code != 404 {
+		t.Fatalf("hidden until cleared, not for one request: %d", code)
+	}
+	if resp, err := http.Post(control.URL+"/clear", "", nil); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("clear: %v %v", err, resp)
+	}
+	if code, body := get("/apis"); code != 200 || !strings.Contains(body, "kueue.x-k8s.io") {
+		t.Fatalf("discovery once cleared: %d %s", code, body)
 	}
 }

@@ -208,3 +208,100 @@ TEST_CASE("a watched CRD that changes its served version, is deleted and made ag
   // The other kinds went on as they were: the cache holds what the server lists.
   CHECK(live.cached({"", "Pod"}) == listed(admin, "/api/v1/pods"));
 }
+
+// Seen in the soak: an API server just restarted answered discovery before it had installed the
+// CRDs' paths, and the daemon, believing that one answer, called Kueue's kinds not served, empty
+// and complete, for a minute. One discovery without a kind must not drop it: it is kept (said to
+// be out of date) until a second discovery, seconds later, agrees.
+TEST_CASE("a kind one discovery leaves out is kept, said to be out of date, until a second discovery agrees",
+          "[integration][crds]") {
+  test_cluster cluster({.crds = {upstream_crds("kueue").string()}});
+  admin_client admin = cluster.admin();
+  REQUIRE(admin.post("/api/v1/namespaces", namespace_object(ns)).ok());
+  create_workloads(admin, "v1beta2", "w-", 4);
+  fault_proxy proxy(cluster);
+  live_harness live(proxy.through(kubeconfig(cluster.env("KUBECONFIG_TOKEN"))),
+                    {core::make_section(), kueue::make_section()});
+  live.live->set_category_check([](const std::string&) { return true; });
+  live.live->categories_changed();
+  REQUIRE(live.run_until([&] { return live.ready(); }, std::chrono::seconds(30)));
+  REQUIRE(follows(live, admin, "v1beta2", std::chrono::seconds(20)));
+  const std::map<std::string, std::string> before = live.cached(workloads_kind);
+
+  // The restarted server's moment: Kueue's group is missing from discovery and its paths 404;
+  // the dropped watches come back to a 404, which asks for discovery at once.
+  const auto hidden_discoveries = [&proxy] {
+    std::size_t n = 0;
+    for (const proxied_request& request : requests_to(proxy.requests(), "/apis")) {
+      n += request.fault == "hide" ? 1 : 0;
+    }
+    return n;
+  };
+  proxy.hide("kueue.x-k8s.io");
+  proxy.drop_watches();
+  bool dropped = false;
+  bool said_out_of_date = false;
+  const auto watch_for = [&](std::chrono::milliseconds span) {
+    live.run_until(
+        [&] {
+          dropped = dropped || !live.served.serves(workloads_kind) || live.cached(workloads_kind) != before;
+          said_out_of_date = said_out_of_date || live.store.interrupted(workloads_kind).has_value();
+          live.run_for(std::chrono::milliseconds(20));
+          return false;
+        },
+        span);
+  };
+  REQUIRE(live.run_until(
+      [&] {
+        live.run_for(std::chrono::milliseconds(50));
+        return hidden_discoveries() >= 1;
+      },
+      std::chrono::seconds(20)));
+  watch_for(std::chrono::milliseconds(3000));
+  CHECK_FALSE(dropped);
+  CHECK(said_out_of_date);
+  CHECK(live.ready());
+  CHECK(hidden_discoveries() == 1);  // the watch's 404s did not bring the second look sooner
+
+  // The paths are installed before the second look: nothing was lost, and it is current again.
+  proxy.clear();
+  REQUIRE(live.run_until(
+      [&] {
+        dropped = dropped || !live.served.serves(workloads_kind) || live.cached(workloads_kind) != before;
+        live.run_for(std::chrono::milliseconds(20));
+        return !live.store.interrupted(workloads_kind) && live.live->find_watch(workloads_kind) &&
+               live.live->find_watch(workloads_kind)->current_phase() == kube::reflector::phase::watching;
+      },
+      std::chrono::seconds(30)));
+  CHECK_FALSE(dropped);
+  CHECK(live.cached(workloads_kind) == server_workloads(admin, "v1beta2"));
+
+  // Left out by two discoveries in a row: gone, its list known and empty, a few seconds after the
+  // first that lacked it.
+  proxy.hide("kueue.x-k8s.io");
+  proxy.drop_watches();
+  const std::size_t hidden_before = hidden_discoveries();
+  REQUIRE(live.run_until(
+      [&] {
+        live.run_for(std::chrono::milliseconds(50));
+        return hidden_discoveries() > hidden_before;
+      },
+      std::chrono::seconds(20)));
+  const auto first_lacking = std::chrono::steady_clock::now();
+  REQUIRE(live.run_until(
+      [&] {
+        live.run_for(std::chrono::milliseconds(50));
+        return !live.served.serves(workloads_kind);
+      },
+      std::chrono::seconds(20)));
+  const double dropped_after_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - first_lacking).count();
+  INFO("dropped " << dropped_after_s << " s after the first discovery without it");
+  CHECK(dropped_after_s >= 4.0);
+  CHECK(hidden_discoveries() == hidden_before + 2);
+  CHECK(live.store.count(workloads_kind) == 0);
+  CHECK(live.store.completeness(workloads_kind).complete());
+  CHECK_FALSE(live.store.interrupted(workloads_kind).has_value());
+  CHECK(live.ready());
+  proxy.clear();
+}

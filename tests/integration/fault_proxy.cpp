@@ -95,6 +95,10 @@ void fault_proxy::reset(const std::string& path, int count) {
   arm("kind=reset&match=" + path + "&count=" + std::to_string(count));
 }
 
+void fault_proxy::hide(const std::string& group) {
+  arm("kind=hide&match=" + group);
+}
+
 void fault_proxy::clear() {
   answer cleared = control_post(env_.at("CONTROL"), "/clear");
   if (!cleared.ok()) {

@@ -1,7 +1,8 @@
 #pragma once
 // tests/faultproxy's proxy as a child process between the daemon and a test cluster's API
 // server: it forwards HTTPS both ways and, when a test arms a fault, stalls a watch, resets one
-// halfway through an event, drops every open watch, or answers with 429 / 500 / 503. It
+// halfway through an event, drops every open watch, answers with 429 / 500 / 503, or takes an
+// API group out of discovery. It
 // records every request (time, path, answer), so that a test can tell how often and how soon
 // the daemon came back.
 #include <sys/types.h>
@@ -61,6 +62,9 @@ class fault_proxy {
   // client gives up (`hang`), or their connection is reset with no answer (`reset`).
   void hang(const std::string& path, int count = 1);
   void reset(const std::string& path, int count = 1);
+  // `group` ("kueue.x-k8s.io") is not served until `clear()`: discovery (/apis) leaves it out and
+  // its paths answer 404, as an API server just restarted does before it has installed its CRDs.
+  void hide(const std::string& group);
   // Forgets every armed fault not yet used up.
   void clear();
   // A value of proxy.env: URL (the daemon's side), CA_CRT (the CA of its certificate), CONTROL.
