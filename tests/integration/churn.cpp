@@ -29,7 +29,9 @@ void create_churn_namespaces(admin_client& admin) {
 
 void churn_step(admin_client& admin, std::mt19937& random, churn_state& state, int step) {
   const std::string& ns = churn_namespaces[random() % churn_namespaces.size()];
-  switch (random() % 6) {
+  // Creates outnumber deletes, of Pods and of Jobs alike, so that under a population cap both
+  // sit at the cap (a steady state to judge memory on) rather than wander.
+  switch (random() % 7) {
     case 0:
     case 1: {
       std::string name = "p" + std::to_string(step);
@@ -56,7 +58,8 @@ void churn_step(admin_client& admin, std::mt19937& random, churn_state& state, i
       }
       break;
     }
-    case 4: {
+    case 4:
+    case 5: {
       std::string name = "j" + std::to_string(step);
       if (admin.post("/apis/batch/v1/namespaces/" + ns + "/jobs", job_object(ns, name)).ok()) {
         state.jobs.push_back(ns + "/" + name);
