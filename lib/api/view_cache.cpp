@@ -93,7 +93,31 @@ view_cache::view_cache(view_cache_limits limits) : limits_(limits) {
   views.max_entries = std::max<std::size_t>(1, limits_.max_entries - cuts.max_entries);
 }
 
+namespace {
+
+// Kept answers looked at per lookup: two answers looked at for each asked is enough to go round
+// a cache of thousands within a minute of front-ends polling, at a few generation compares each.
+constexpr int stale_checks_per_lookup = 2;
+
+}  // namespace
+
+void view_cache::drop_some_stale(const daemon_state& state) {
+  auto it = answers_.lower_bound(sweep_from_);
+  for (int looked = 0; looked < stale_checks_per_lookup && !answers_.empty(); ++looked) {
+    if (it == answers_.end()) {
+      it = answers_.begin();
+    }
+    auto next = std::next(it);
+    if (!it->second.answer.stamp.current(state)) {
+      drop(it);
+    }
+    it = next;
+  }
+  sweep_from_ = it == answers_.end() ? std::string() : it->first;
+}
+
 const cached_answer* view_cache::find(const std::string& key, const daemon_state& state) {
+  drop_some_stale(state);
   auto it = answers_.find(key);
   if (it == answers_.end()) {
     return nullptr;

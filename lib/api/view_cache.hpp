@@ -12,6 +12,12 @@
 // (`cache_tier::cuts`) are cut again from the cached list model in a millisecond, and their URLs
 // vary without end too: they are kept in a budget of their own, an eighth of the whole, so that
 // no number of distinct filters pushes out the views front-ends poll.
+//
+// An answer whose inputs changed can never be served again (generations only grow), yet nothing
+// would ask for it to be dropped when no one asks for its URL again: a deleted Pod's details, a
+// page left. Each lookup therefore looks at a few more kept answers, in turn, and drops those no
+// longer current, so that under churn the cache holds what can still be served rather than
+// filling to its bounds with the dead.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -137,6 +143,9 @@ class view_cache {
   };
   static std::size_t index(cache_tier tier) { return tier == cache_tier::views ? 0 : 1; }
   void drop(entries::iterator it);
+  // Looks at the next few kept answers after `sweep_from_` (in key order, wrapping) and drops
+  // those that are no longer current.
+  void drop_some_stale(const daemon_state& state);
 
   view_cache_limits limits_;
   std::uint64_t boot_;
@@ -145,6 +154,7 @@ class view_cache {
   tier_state tiers_[2];
   std::map<std::string, std::weak_ptr<answer_job>> running_;
   std::size_t running_swept_at_ = 0;  // running_'s size at its last sweep of ended jobs
+  std::string sweep_from_;            // the key drop_some_stale looks at next
   std::uint64_t list_renders_ = 0;
   std::uint64_t answer_renders_ = 0;
   std::uint64_t hits_ = 0;

@@ -121,3 +121,38 @@ TEST_CASE("the view cache keeps at most its entries, the least recently used goi
   get(demo, "/api/v1/core/pods?limit=1");  // long gone
   CHECK(views.answer_renders() == renders + 1);
 }
+
+TEST_CASE("answers that can no longer be served are dropped as lookups go on, not left to fill the cache",
+          "[view-cache][bounds]") {
+  testing::demo_daemon demo;
+  view_cache& views = *demo.state.views;
+  // Every Pod's details, as front-ends open them; then no one asks for them again.
+  api_response list = get(demo, "/api/v1/core/pods");
+  REQUIRE(list.status == 200);
+  std::vector<std::string> pods;
+  for (const json& item : json::parse(list.bytes())["items"]) {
+    pods.push_back(item.value("path", ""));
+  }
+  REQUIRE(pods.size() >= 4);
+  for (const std::string& path : pods) {
+    REQUIRE(get(demo, path).status == 200);
+  }
+  const std::size_t kept = views.answers();
+  REQUIRE(kept > pods.size());
+  // A Pod deleted: every answer that read Pods is dead, though no one asks for it again.
+  // ".../pods/NAMESPACE/NAME"
+  const std::string& first = pods.front();
+  const std::size_t name_at = first.rfind('/');
+  const std::size_t namespace_at = first.rfind('/', name_at - 1);
+  REQUIRE(demo.state.store.remove({"", "Pod"}, first.substr(namespace_at + 1, name_at - namespace_at - 1),
+                                  first.substr(name_at + 1)));
+  for (std::size_t n = 0; n < kept; ++n) {
+    REQUIRE(get(demo, "/api/v1/sections").status == 200);
+  }
+  INFO(kept << " answers kept before the change");
+  CHECK(views.answers() <= 2);
+  // What is current stays: the list of sections is still served from the cache.
+  const std::uint64_t renders = views.answer_renders();
+  REQUIRE(get(demo, "/api/v1/sections").status == 200);
+  CHECK(views.answer_renders() == renders);
+}
