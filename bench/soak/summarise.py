@@ -59,6 +59,8 @@ def main(out):
         for row in csv.DictReader(f):
             parsed = {key: float(value) for key, value in row.items()}
             parsed["rss_mb"] = parsed["rss_kb"] / 1024
+            if "view_cache_kb" in parsed:  # runs before 2026-12-07 did not sample it
+                parsed["view_cache_mb"] = parsed["view_cache_kb"] / 1024
             rows.append(parsed)
     faults = []
     if os.path.exists(os.path.join(out, "faults.csv")):
@@ -85,8 +87,11 @@ def main(out):
     say("")
     say(f"{'':22}{'first window min / median / max':>36}{'last window min / median / max':>36}")
     table = (("RSS (MB)", "rss_mb"), ("open fds", "open_fds"), ("loop lag, mean (ms)", "lag_mean_ms"),
-             ("loop lag, p99 (ms)", "lag_p99_ms"), ("cached objects", "cached_objects"), ("problems", "problems"))
+             ("loop lag, p99 (ms)", "lag_p99_ms"), ("cached objects", "cached_objects"), ("problems", "problems"),
+             ("answer cache (MB)", "view_cache_mb"))
     for label, column in table:
+        if rows and column not in rows[0]:
+            continue
         cells = []
         for part in (first, last):
             f3 = figures(part, column)

@@ -207,7 +207,7 @@ class sample_writer {
  public:
   sample_writer(const fs::path& file, const sextantd_process& daemon) : out_(file), daemon_(daemon) {
     out_ << "elapsed_s,rss_kb,open_fds,lag_mean_ms,lag_p99_ms,max_stall_ms,problems,cached_objects,ready,"
-            "out_of_date_kinds,lasting_problem,requests,not_modified,failed,scrapes,writes\n";
+            "out_of_date_kinds,lasting_problem,requests,not_modified,failed,scrapes,writes,view_cache_kb\n";
   }
 
   // One row; returns the lasting problem as the daemon showed it (null when absent).
@@ -230,7 +230,8 @@ class sample_writer {
          << (problems.is_object() ? problems.value("problems", json::array()).size() : 0) << ','
          << sum_of(series, "sextant_cached_objects") << ',' << (ready.status == 200 ? 1 : 0) << ',' << out_of_date
          << ',' << (lasting.is_object() ? 1 : 0) << ',' << readers.requests() << ',' << readers.not_modified() << ','
-         << readers.failed() << ',' << readers.scrapes() << ',' << churn.attempted() << std::endl;
+         << readers.failed() << ',' << readers.scrapes() << ',' << churn.attempted() << ','
+         << sum_of(series, "sextant_view_cache_bytes") / 1024 << std::endl;
     return lasting;
   }
 
