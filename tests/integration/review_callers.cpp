@@ -119,6 +119,31 @@ void check_verdicts_at_once(const std::string& url, const callers& who, steady::
   }
 }
 
+void check_verdicts_after_restart(const std::string& url, const callers& who, steady::duration within) {
+  for (const auto& [token, expected] :
+       std::vector<std::pair<std::string, int>>{{who.allowed, 200}, {who.denied, 403}, {who.unknown, 401}}) {
+    const steady::time_point started = steady::now();
+    answer got;
+    std::vector<int> before;
+    while (true) {
+      got = http_as(token, "GET", url, guarded);
+      const bool not_yet = got.status == 503 || (expected != 401 && (got.status == 401 || got.status == 403));
+      if (got.status == expected || !not_yet || steady::now() - started >= within + 5s) {
+        break;
+      }
+      before.push_back(got.status);
+      std::this_thread::sleep_for(100ms);
+    }
+    const auto took = steady::now() - started;
+    INFO("expected " << expected << ", got " << describe(got) << " after "
+                     << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms, " << before.size()
+                     << " answers before it");
+    CHECK(got.status == expected);
+    CHECK(took <= within);
+    CHECK(status_of(url, token) == expected);
+  }
+}
+
 void check_ready_unchanged(const std::string& url, const std::string& before) {
   answer ready = http_get(url, "/readyz");
   CHECK(ready.status == 200);

@@ -47,6 +47,12 @@ int status_of(const std::string& url, const std::string& token);
 // After a fault is cleared: each caller's first answer other than 503 is the server's verdict
 // (200, 403, 401), and comes within `within`.
 void check_verdicts_at_once(const std::string& url, const callers& who, std::chrono::steady_clock::duration within);
+// After an API server restart: each caller gets the server's verdict within `within`. Before it, a
+// caller with a valid token may be refused (401 or 403), as the server, still reading its service
+// accounts and RBAC, refused it: the daemon passes that on and keeps it a second at most. Anything
+// else (a 200 for a denied caller, an answer that is neither a verdict nor the 503) fails.
+void check_verdicts_after_restart(const std::string& url, const callers& who,
+                                  std::chrono::steady_clock::duration within);
 // /readyz answers 200 with the text it had before the fault.
 void check_ready_unchanged(const std::string& url, const std::string& before);
 // Four threads asking GET /metrics as `tokens` (taken in turn) for `length`; every answer is

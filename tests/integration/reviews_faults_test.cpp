@@ -336,8 +336,8 @@ TEST_CASE("the API server killed and restarted while callers call: 503 meanwhile
   INFO(in_outage << " answers 503, " << right_meanwhile << " verdicts and " << not_yet
                  << " refusals of a server still starting while it restarted");
 
-  check_verdicts_at_once(url, fresh, 2500ms);
-  check_verdicts_at_once(url, warm, 2500ms);
+  check_verdicts_after_restart(url, fresh, 2500ms);
+  check_verdicts_after_restart(url, warm, 2500ms);
   const callers after = factory.fresh("after");
   check_verdicts_at_once(url, after, 1s);
   // Its watches resumed: /readyz says what it said before the kill.
