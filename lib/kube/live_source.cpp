@@ -260,15 +260,15 @@ void live_source::hold_unwatched(const watch_spec& spec) {
   }
 }
 
-void live_source::confirm_vanished_kinds(const std::vector<served_kind>& before) {
+void live_source::confirm_vanished_kinds(const std::vector<served_kind>& before, served_kinds& discovered) {
   static constexpr const char* vanished_reason = "discovery no longer lists it; asking again";
-  vanished_kinds vanished = confirm_vanished(before, served_, vanishing_);
+  vanished_kinds vanished = confirm_vanished(before, discovered, vanishing_);
   for (const kind_key& type : vanishing_) {
     // Listed again: what its watch holds is current once more, unless the watch itself is down
     // (then the watch says so, and clears it when it is open again).
     auto it = running_.find(type);
     const std::optional<watch_interruption> marked = store_.interrupted(type);
-    if (served_.serves(type) && !vanished.pending.contains(type) && it != running_.end() && marked &&
+    if (discovered.serves(type) && !vanished.pending.contains(type) && it != running_.end() && marked &&
         marked->reason == vanished_reason && it->second.watch->current_phase() == reflector::phase::watching) {
       store_.set_interrupted(type, std::nullopt);
     }
@@ -282,7 +282,7 @@ void live_source::confirm_vanished_kinds(const std::vector<served_kind>& before)
     if (running_.contains(kind.type) && !store_.interrupted(kind.type)) {
       store_.set_interrupted(kind.type, watch_interruption{wall_.now(), vanished_reason});
     }
-    served_.add(std::move(kind));
+    discovered.add(std::move(kind));
   }
   vanishing_ = std::move(vanished.pending);
 }
@@ -385,9 +385,12 @@ net::awaitable<void> live_source::supervise(live_source* self, std::shared_ptr<b
       }
       now = std::chrono::steady_clock::now();
       if (outcome.document) {
-        const std::vector<served_kind> before = self->served_.all();
-        apply_discovery(*outcome.document, self->served_);
-        self->confirm_vanished_kinds(before);
+        served_kinds discovered = self->served_;
+        apply_discovery(*outcome.document, discovered);
+        self->confirm_vanished_kinds(self->served_.all(), discovered);
+        if (!discovered.same_as(self->served_)) {
+          self->served_ = std::move(discovered);
+        }
         self->server_minor_ = outcome.document->server_minor;
         if (!self->discovered_) {
           spdlog::info("live: discovery read {} kinds ({} discovery, server 1.{})", self->served_.all().size(),

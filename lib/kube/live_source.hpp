@@ -4,8 +4,9 @@
 // counterpart. What to watch comes from the planner alone: this folder knows no section.
 //
 // A supervisor coroutine re-reads discovery every minute (sooner when a watch answers 404),
-// updates `served_kinds`, and starts, re-versions or stops reflectors to match. A kind that one
-// discovery stops listing is kept until a second, five seconds later, agrees. Kinds the
+// updates `served_kinds` when it changed (every cached view is rendered against it), and starts,
+// re-versions or stops reflectors to match. A kind that one discovery stops listing is kept until
+// a second, five seconds later, agrees. Kinds the
 // plan marks with a demand category are watched only while that problem category is on or
 // someone asked for them (`demand`) in the last few minutes.
 //
@@ -95,7 +96,7 @@ class live_source {
   void hold_unwatched(const watch_spec& spec);
   // After a discovery: kinds it no longer lists are kept until the next one agrees
   // (kube/vanished_kinds.hpp).
-  void confirm_vanished_kinds(const std::vector<served_kind>& before);
+  void confirm_vanished_kinds(const std::vector<served_kind>& before, served_kinds& discovered);
   void wake();
   void collect(metrics_registry& metrics) const;
 

@@ -19,6 +19,7 @@ struct served_kind {
   std::string plural;  // "workloads"
   bool namespaced = true;
   std::vector<std::string> versions;  // served versions, the server's preferred first
+  bool operator==(const served_kind&) const = default;
 };
 
 // The version to read: the first of `preference` the kind is served in, else the server's
@@ -44,6 +45,11 @@ class served_kinds {
   std::vector<served_kind> all() const;
   // Changes whenever what is served changes: cached views key on it (links, sections).
   std::uint64_t generation() const { return generation_; }
+  // The same kinds, versions, scopes and unanswered groups (generations aside): a discovery that
+  // found nothing new need not replace what every cached view was rendered against.
+  bool same_as(const served_kinds& other) const {
+    return kinds_ == other.kinds_ && unanswered_ == other.unanswered_ && inferred_ == other.inferred_;
+  }
 
   // True when filled from a snapshot's objects and CRDs rather than the server's discovery: a kind
   // missing from it may then still be served, in a version its group's other kinds show. Live

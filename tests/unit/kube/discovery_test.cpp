@@ -287,3 +287,28 @@ TEST_CASE("a kind of another group that a section shows is watched only where th
   CHECK(plan[0].name() == "clusterpolicies.nvidia.com");
   CHECK(plan[1].name() == "daemonsets.apps");
 }
+
+TEST_CASE("a discovery that finds what was served already is told apart from one that changed it",
+          "[kube][discovery]") {
+  discovery_document document;
+  parse_aggregated_discovery(json::parse(aggregated_api), document);
+  parse_aggregated_discovery(json::parse(aggregated_apis), document);
+  served_kinds served;
+  apply_discovery(document, served);
+  // The next minute's discovery, read into a copy as the live source does: nothing new, so what
+  // every cached view was rendered against need not change.
+  served_kinds again = served;
+  apply_discovery(document, again);
+  CHECK(again.same_as(served));
+  CHECK(again.generation() > served.generation());  // replacing it would have dropped every view
+  // A version more, a kind fewer, or a group that stops answering: changed.
+  served_kinds more = served;
+  more.add(served_kind{{"kueue.x-k8s.io", "Workload"}, "workloads", true, {"v1"}});
+  CHECK_FALSE(more.same_as(served));
+  served_kinds fewer = served;
+  fewer.remove({"batch", "Job"});
+  CHECK_FALSE(fewer.same_as(served));
+  served_kinds stale = served;
+  stale.set_unanswered({"kueue.x-k8s.io"});
+  CHECK_FALSE(stale.same_as(served));
+}
