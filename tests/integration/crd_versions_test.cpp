@@ -108,6 +108,15 @@ bool follows(live_harness& live, admin_client& admin, const std::string& version
   return done;
 }
 
+// Workloads are watched while their category is on (or a view asks for them): on, as a daemon
+// whose Workload problems are enabled; then until they are read at `version`.
+void watch_workloads(live_harness& live, admin_client& admin, const std::string& version) {
+  live.live->set_category_check([](const std::string&) { return true; });
+  live.live->categories_changed();
+  REQUIRE(live.run_until([&] { return live.ready(); }, std::chrono::seconds(30)));
+  REQUIRE(follows(live, admin, version, std::chrono::seconds(20)));
+}
+
 }  // namespace
 
 TEST_CASE("a watched CRD that changes its served version, is deleted and made again with another storage version",
@@ -123,12 +132,7 @@ TEST_CASE("a watched CRD that changes its served version, is deleted and made ag
   fault_proxy proxy(cluster);
   live_harness live(proxy.through(kubeconfig(cluster.env("KUBECONFIG_TOKEN"))),
                     {core::make_section(), kueue::make_section()});
-  // Workloads are watched while their category is on (or a view asks for them): on, as a daemon
-  // whose Workload problems are enabled.
-  live.live->set_category_check([](const std::string&) { return true; });
-  live.live->categories_changed();
-  REQUIRE(live.run_until([&] { return live.ready(); }, std::chrono::seconds(30)));
-  REQUIRE(follows(live, admin, "v1beta1", std::chrono::seconds(20)));
+  watch_workloads(live, admin, "v1beta1");
 
   // (b) Now v1beta2 alone, with changes made meanwhile at the new version. The first two lists at
   // v1beta2 are refused (503), so that the time between the old watch and the new list is long
@@ -222,10 +226,7 @@ TEST_CASE("a kind one discovery leaves out is kept, said to be out of date, unti
   fault_proxy proxy(cluster);
   live_harness live(proxy.through(kubeconfig(cluster.env("KUBECONFIG_TOKEN"))),
                     {core::make_section(), kueue::make_section()});
-  live.live->set_category_check([](const std::string&) { return true; });
-  live.live->categories_changed();
-  REQUIRE(live.run_until([&] { return live.ready(); }, std::chrono::seconds(30)));
-  REQUIRE(follows(live, admin, "v1beta2", std::chrono::seconds(20)));
+  watch_workloads(live, admin, "v1beta2");
   const std::map<std::string, std::string> before = live.cached(workloads_kind);
 
   // The restarted server's moment: Kueue's group is missing from discovery and its paths 404;
