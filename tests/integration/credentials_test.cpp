@@ -154,19 +154,33 @@ std::vector<long long> plugin_runs(const fs::path& log, const std::string& mode)
   return out;
 }
 
+// A cluster with the reader account, five Pods in "ml", and a token file holding the reader's
+// first token, as a projected service-account token volume would.
+struct reader_with_token_file {
+  test_cluster cluster;
+  admin_client admin = cluster.admin();
+  std::string first;
+  fs::path token_file = cluster.dir() / "sa-token";
+
+  reader_with_token_file() {
+    create_reader_account(admin);
+    REQUIRE(admin.post("/api/v1/namespaces", namespace_object("ml")).ok());
+    create_pods(admin, "ml", "before-", 5);
+    first = bound_token(admin, "token-first");
+    replace_file(token_file, first);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("a service-account token rotated on disk is used from the next request on, without a restart",
           "[integration][credentials]") {
-  test_cluster cluster;
-  admin_client admin = cluster.admin();
-  create_reader_account(admin);
-  REQUIRE(admin.post("/api/v1/namespaces", namespace_object("ml")).ok());
-  create_pods(admin, "ml", "before-", 5);
-  const std::string first = bound_token(admin, "token-first");
+  reader_with_token_file setup;
+  test_cluster& cluster = setup.cluster;
+  admin_client& admin = setup.admin;
+  const std::string& first = setup.first;
+  const fs::path& token_file = setup.token_file;
   const std::string second = bound_token(admin, "token-second");
-  const fs::path token_file = cluster.dir() / "sa-token";
-  replace_file(token_file, first);
 
   fault_proxy proxy(cluster);
   live_harness live(proxy.through(token_file_config(cluster, token_file)), {core::make_section()});
@@ -349,14 +363,11 @@ TEST_CASE("an exec plugin that prints garbage is retried with growing pauses, on
 
 TEST_CASE("a revoked token is re-read once, then reported as refused credentials naming the file, and replaced",
           "[integration][credentials]") {
-  test_cluster cluster;
-  admin_client admin = cluster.admin();
-  create_reader_account(admin);
-  REQUIRE(admin.post("/api/v1/namespaces", namespace_object("ml")).ok());
-  create_pods(admin, "ml", "before-", 5);
-  const std::string first = bound_token(admin, "token-first");
-  const fs::path token_file = cluster.dir() / "sa-token";
-  replace_file(token_file, first);
+  reader_with_token_file setup;
+  test_cluster& cluster = setup.cluster;
+  admin_client& admin = setup.admin;
+  const std::string& first = setup.first;
+  const fs::path& token_file = setup.token_file;
 
   fault_proxy proxy(cluster);
   // Watches end every 2-3 s, as the API server ends them after timeoutSeconds, and open again:

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "live_harness.hpp"
+#include "live_objects.hpp"
 
 namespace sextant::integration {
 namespace {
@@ -104,6 +105,18 @@ bool unavailable(const answer& got) {
 
 int status_of(const std::string& url, const std::string& token) {
   return http_as(token, "GET", url, guarded).status;
+}
+
+void require_verdicts(const std::string& url, const callers& who) {
+  json settled = wait_for(
+      [&] {
+        return json::array({status_of(url, who.allowed), status_of(url, who.denied), status_of(url, who.unknown)});
+      },
+      [](const json& got) {
+        return got == json::array({200, 403, 401});
+      },
+      30s);
+  REQUIRE(settled == json::array({200, 403, 401}));
 }
 
 void check_verdicts_at_once(const std::string& url, const callers& who, steady::duration within) {

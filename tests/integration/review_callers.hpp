@@ -44,6 +44,9 @@ std::string describe(const answer& got);
 bool unavailable(const answer& got);
 // GET /metrics as `token`: its status.
 int status_of(const std::string& url, const std::string& token);
+// Before any fault: the three verdicts, as the server gives them once its RBAC has the binding
+// (within 30 s).
+void require_verdicts(const std::string& url, const callers& who);
 // After a fault is cleared: each caller's first answer other than 503 is the server's verdict
 // (200, 403, 401), and comes within `within`.
 void check_verdicts_at_once(const std::string& url, const callers& who, std::chrono::steady_clock::duration within);

@@ -71,17 +71,8 @@ TEST_CASE("reviews the API server fails (500, 503, 429, reset): 503 with Retry-A
   REQUIRE(live.wait_ready(60s));
   const std::string url = live.url();
 
-  // Before any fault: the three verdicts, as the server gives them once its RBAC has the binding.
   const callers warm = factory.fresh("warm");
-  json settled = wait_for(
-      [&] {
-        return json::array({status_of(url, warm.allowed), status_of(url, warm.denied), status_of(url, warm.unknown)});
-      },
-      [](const json& got) {
-        return got == json::array({200, 403, 401});
-      },
-      30s);
-  REQUIRE(settled == json::array({200, 403, 401}));
+  require_verdicts(url, warm);
   const std::string ready_before = http_get(url, "/readyz").text;
   const std::size_t first_fault_id = proxy.requests().size();
 
@@ -181,15 +172,7 @@ TEST_CASE("reviews the API server takes and never answers: each bounded by the r
   REQUIRE(live.wait_ready(60s));
   const std::string url = live.url();
   const callers warm = factory.fresh("warm");
-  json settled = wait_for(
-      [&] {
-        return json::array({status_of(url, warm.allowed), status_of(url, warm.denied), status_of(url, warm.unknown)});
-      },
-      [](const json& got) {
-        return got == json::array({200, 403, 401});
-      },
-      30s);
-  REQUIRE(settled == json::array({200, 403, 401}));
+  require_verdicts(url, warm);
   const std::string ready_before = http_get(url, "/readyz").text;
 
   for (const std::string& path : {token_reviews, access_reviews}) {
@@ -269,15 +252,7 @@ TEST_CASE("the API server killed and restarted while callers call: 503 meanwhile
   REQUIRE(live.wait_ready(60s));
   const std::string url = live.url();
   const callers warm = factory.fresh("warm");
-  json settled = wait_for(
-      [&] {
-        return json::array({status_of(url, warm.allowed), status_of(url, warm.denied), status_of(url, warm.unknown)});
-      },
-      [](const json& got) {
-        return got == json::array({200, 403, 401});
-      },
-      30s);
-  REQUIRE(settled == json::array({200, 403, 401}));
+  require_verdicts(url, warm);
   const std::string ready_before = http_get(url, "/readyz").text;
   // Made before the kill, used first during it.
   const callers fresh = factory.fresh("fresh");
