@@ -130,7 +130,8 @@ TEST_CASE("answers that can no longer be served are dropped as lookups go on, no
   api_response list = get(demo, "/api/v1/core/pods");
   REQUIRE(list.status == 200);
   std::vector<std::string> pods;
-  for (const json& item : json::parse(list.bytes())["items"]) {
+  const json listed = json::parse(list.bytes());
+  for (const json& item : listed["items"]) {
     pods.push_back(item.value("path", ""));
   }
   REQUIRE(pods.size() >= 4);
