@@ -148,12 +148,12 @@ TEST_CASE("answers that can no longer be served are dropped as lookups go on, no
   REQUIRE(demo.state.store.remove({"", "Pod"}, first.substr(namespace_at + 1, name_at - namespace_at - 1),
                                   first.substr(name_at + 1)));
   for (std::size_t n = 0; n < kept; ++n) {
-    REQUIRE(get(demo, "/api/v1/sections").status == 200);
+    REQUIRE(get(demo, "/api/v1/kueue/clusterqueues").status == 200);
   }
   INFO(kept << " answers kept before the change");
   CHECK(views.answers() <= 2);
-  // What is current stays: the list of sections is still served from the cache.
+  // What is current stays: the Cluster Queues, which read no Pod, are still served from the cache.
   const std::uint64_t renders = views.answer_renders();
-  REQUIRE(get(demo, "/api/v1/sections").status == 200);
+  REQUIRE(get(demo, "/api/v1/kueue/clusterqueues").status == 200);
   CHECK(views.answer_renders() == renders);
 }
