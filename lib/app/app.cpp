@@ -285,11 +285,15 @@ void app::start_access_control() {
     options.body_limit = std::uint64_t{1} << 20;
     return client.post(std::move(path), std::move(body), options);
   };
-  authenticator_ =
-      std::make_unique<authenticator>(post, std::chrono::seconds(config_.auth_cache_seconds), 4096,
-                                      invalid_token_budget{static_cast<double>(config_.invalid_tokens_per_minute), 10});
-  authorizer_ =
-      std::make_unique<authorizer>(io_.get_executor(), post, std::chrono::seconds(config_.access_cache_seconds));
+  // One server behind both kinds of review: when either finds it back after an outage, both treat
+  // its "no" as possibly "not yet" for a while.
+  auto recovery = std::make_shared<review_recovery>();
+  const auto gate = [&recovery] { return review_gate(64, std::chrono::seconds(1), std::chrono::seconds(5), recovery); };
+  authenticator_ = std::make_unique<authenticator>(
+      post, std::chrono::seconds(config_.auth_cache_seconds), 4096,
+      invalid_token_budget{static_cast<double>(config_.invalid_tokens_per_minute), 10}, gate());
+  authorizer_ = std::make_unique<authorizer>(io_.get_executor(), post,
+                                             std::chrono::seconds(config_.access_cache_seconds), 65536, gate());
   spdlog::info("callers need a bearer token; they see only what their user may read");
 }
 

@@ -31,8 +31,7 @@ void review_gate::answered(time now) {
     --in_flight_;
   }
   if (failing_) {
-    recovered_ = true;
-    recovered_at_ = now;
+    recovery_->last = now;
   }
   failing_ = false;
   probe_out_ = false;

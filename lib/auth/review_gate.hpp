@@ -15,18 +15,31 @@
 // Pure: the time comes in from the caller, so tests drive it. One per kind of review.
 #include <chrono>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace sextant {
+
+// When the API server last answered reviews again after failing them. Shared by the gates of
+// every kind of review: a server that has just started has read neither RBAC nor service
+// accounts, whichever kind of review found it down (in an outage callers' TokenReviews fail
+// first, and their SubjectAccessReviews are first sent to the server once it is back).
+struct review_recovery {
+  std::optional<std::chrono::steady_clock::time_point> last;
+};
 
 class review_gate {
  public:
   using time = std::chrono::steady_clock::time_point;
 
   explicit review_gate(std::size_t max_in_flight = 64, std::chrono::seconds pause = std::chrono::seconds(1),
-                       std::chrono::seconds longest_pause = std::chrono::seconds(5))
-      : max_in_flight_(max_in_flight), pause_(pause), longest_pause_(longest_pause) {}
+                       std::chrono::seconds longest_pause = std::chrono::seconds(5),
+                       std::shared_ptr<review_recovery> recovery = std::make_shared<review_recovery>())
+      : max_in_flight_(max_in_flight),
+        pause_(pause),
+        longest_pause_(longest_pause),
+        recovery_(recovery ? std::move(recovery) : std::make_shared<review_recovery>()) {}
 
   // nullopt: send the review, then report it with answered() or failed(). Otherwise it is not
   // to be sent, and the caller should come back after the seconds returned (at least 1).
@@ -39,11 +52,11 @@ class review_gate {
 
   bool failing() const { return failing_; }
   // Whether the server answered again only moments ago (within `settle` of the first answer after
-  // failures). An API server that has just started answers reviews before its informers have
-  // read RBAC and service accounts: its "no" may be a "not yet", so a negative verdict then is
-  // given to the caller but kept only for `settling_keep` (the request that asked), not the
-  // cache's time. A "yes" is kept as always: data not read yet never grants more.
-  bool settling(time now) const { return recovered_ && now < recovered_at_ + settle_; }
+  // failures, of this kind of review or another sharing the recovery). An API server that has just started answers
+  // reviews before its informers have read RBAC and service accounts: its "no" may be a "not yet", so a negative
+  // verdict then is given to the caller but kept only for `settling_keep` (the request that asked), not the cache's
+  // time. A "yes" is kept as always: data not read yet never grants more.
+  bool settling(time now) const { return recovery_->last && now < *recovery_->last + settle_; }
   static constexpr std::chrono::seconds settling_keep{1};
   // Why the last review failed ("" while the server answers).
   const std::string& last_failure() const { return last_failure_; }
@@ -59,8 +72,7 @@ class review_gate {
   time next_probe_{};
   std::string last_failure_;
   std::chrono::seconds settle_ = std::chrono::seconds(10);
-  bool recovered_ = false;
-  time recovered_at_{};
+  std::shared_ptr<review_recovery> recovery_;
 };
 
 // Why a review was not sent, for the caller's 503: `kind` is "TokenReviews" or the like.

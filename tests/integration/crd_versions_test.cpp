@@ -264,14 +264,17 @@ TEST_CASE("a kind one discovery leaves out is kept, said to be out of date, unti
   CHECK(live.ready());
   CHECK(hidden_discoveries() == 1);  // the watch's 404s did not bring the second look sooner
 
-  // The paths are installed before the second look: nothing was lost, and it is current again.
+  // The paths are installed before the second look: nothing was lost, and it is current again
+  // (once its watch is open, which may come before the second look).
+  const std::size_t discoveries_before = requests_to(proxy.requests(), "/apis").size();
   proxy.clear();
   REQUIRE(live.run_until(
       [&] {
         dropped = dropped || !live.served.serves(workloads_kind) || live.cached(workloads_kind) != before;
         live.run_for(std::chrono::milliseconds(20));
         return !live.store.interrupted(workloads_kind) && live.live->find_watch(workloads_kind) &&
-               live.live->find_watch(workloads_kind)->current_phase() == kube::reflector::phase::watching;
+               live.live->find_watch(workloads_kind)->current_phase() == kube::reflector::phase::watching &&
+               requests_to(proxy.requests(), "/apis").size() > discoveries_before;
       },
       std::chrono::seconds(30)));
   CHECK_FALSE(dropped);

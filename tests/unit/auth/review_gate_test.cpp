@@ -91,6 +91,26 @@ struct flaky_server {
 
 }  // namespace
 
+TEST_CASE("a server found back by one kind of review is settling for every kind that shares the recovery",
+          "[auth][faults]") {
+  // In an outage callers' TokenReviews fail; their SubjectAccessReviews are first sent once the
+  // server is back, by a gate that never failed, and its "no" may still be "not yet".
+  auto recovery = std::make_shared<review_recovery>();
+  review_gate tokens(64, 1s, 5s, recovery);
+  review_gate access(64, 1s, 5s, recovery);
+  review_gate alone(64, 1s, 5s);
+  const auto t0 = std::chrono::steady_clock::time_point{} + 100s;
+  CHECK_FALSE(tokens.refusal(t0));
+  tokens.failed(t0, std::nullopt, "no answer");
+  CHECK_FALSE(access.settling(t0));  // down is not back
+  CHECK_FALSE(tokens.refusal(t0 + 2s));
+  tokens.answered(t0 + 2s);
+  CHECK(access.settling(t0 + 3s));
+  CHECK_FALSE(access.failing());  // nothing to refuse: it only keeps a "no" shorter
+  CHECK_FALSE(access.settling(t0 + 12s));
+  CHECK_FALSE(alone.settling(t0 + 3s));  // a gate with its own recovery did not hear of it
+}
+
 TEST_CASE("a TokenReview storm is held back while the API server fails, and nothing is kept or charged",
           "[auth][faults]") {
   net::io_context io;
