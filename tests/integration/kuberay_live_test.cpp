@@ -243,7 +243,10 @@ TEST_CASE("a Ray Job waits for the Ray Cluster KubeRay made for it, then is subm
   REQUIRE(initializing["status"].value("jobDeploymentStatus", "") == "Initializing");
   const std::string cluster_name = initializing["status"].value("rayClusterName", "");
   REQUIRE(cluster_name.rfind("train-", 0) == 0);
-  CHECK(get_object(admin, clusters + "/" + cluster_name).is_object());
+  // KubeRay writes the cluster's name into the job's status before it makes the cluster.
+  const json cluster_made = wait_for([&] { return get_object(admin, clusters + "/" + cluster_name); },
+                                     [](const json& c) { return c.is_object(); });
+  CHECK(cluster_made.is_object());
 
   sextantd_process live({"--kubeconfig", cluster.env("KUBECONFIG_TOKEN")}, cluster.dir() / "live.log");
   REQUIRE(live.wait_ready(std::chrono::seconds(60)));
