@@ -276,6 +276,11 @@ asio::awaitable<void> http_server::accept_loop() {
       continue;
     }
     pause = pause.zero();
+    // An answer leaves in several writes (its head, then its body; over TLS, record by record).
+    // With Nagle's algorithm on, a last short segment waits for the ACK of the one before it,
+    // which the client may delay 40 ms: over TLS every answer of a few KB took 40 ms or more.
+    boost::system::error_code no_delay_error;
+    socket.set_option(tcp::no_delay(true), no_delay_error);
     boost::system::error_code peer_error;
     const tcp::endpoint peer = socket.remote_endpoint(peer_error);
     auto connection = std::make_shared<session>(std::move(socket));
