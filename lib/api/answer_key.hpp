@@ -5,8 +5,10 @@
 // separators of another request: `?queue=nightly%26state%3DPending` and
 // `?queue=nightly&state=Pending` are two answers.
 //
-// No caller is in it: every cached answer is the same for all callers, and each caller's cut
-// (api_router) is made from it per request, never cached.
+// No caller is in it: a cached answer is the same for all callers. A caller's cut of a list is
+// kept under the list's scope and the cut's identity (auth/caller_cuts.hpp cut_identity): what
+// the caller may see, never who the caller is, so callers with the same rights share it. Other
+// cuts (a joined entry hidden in details) are made per request from the shared answer.
 #include <string>
 
 #include "api/http_types.hpp"

@@ -346,7 +346,12 @@ api_response api_router::sections(const parsed_target& target) {
 std::unique_ptr<answer_work> api_router::cached(
     const parsed_target& target, bool gzip, const std::string& route, cache_tier tier,
     std::function<std::optional<rendered_view>(std::chrono::microseconds)> render) {
-  const std::string scope = answer_scope(target);
+  return cached_at(answer_scope(target), gzip, route, tier, std::move(render));
+}
+
+std::unique_ptr<answer_work> api_router::cached_at(
+    const std::string& scope, bool gzip, const std::string& route, cache_tier tier,
+    std::function<std::optional<rendered_view>(std::chrono::microseconds)> render) {
   const std::string key = answer_key(scope, gzip);
   view_cache& cache = *state_.views;
   hider hidden;

@@ -90,13 +90,15 @@ class api_router {
   // `tier`: where the answer is kept (view_cache.hpp).
   work cached(const parsed_target& target, bool gzip, const std::string& route, cache_tier tier,
               std::function<std::optional<rendered_view>(std::chrono::microseconds)> render);
+  // The same, for an answer named by its scope (answer_key.hpp) rather than by a request.
+  work cached_at(const std::string& scope, bool gzip, const std::string& route, cache_tier tier,
+                 std::function<std::optional<rendered_view>(std::chrono::microseconds)> render);
 
   // Per-caller cuts (null access_: none of them run); auth/caller_cuts decides them.
   // The 403 for a check the caller fails, or the placeholder while it is not decided; nullopt: allowed.
   std::optional<api_response> refused(const access_check& check);
   // Whether answers are cached gzipped for this request: not when they are cut per caller.
   bool gzip_cached(const api_request& request) const;
-  api_response caller_problems(const std::optional<std::string>& category);
   // The check of what a view is made of (resource_def::made_of): the caller must be let list
   // every kind cluster-wide. The 403 naming the kind and `what` shows it, the placeholder while
   // undecided, or nullopt: allowed.

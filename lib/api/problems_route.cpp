@@ -1,4 +1,4 @@
-// /api/v1/problems: rendered once per change, then cut per caller (caller_problems).
+// /api/v1/problems: rendered once per change, and once per change for each distinct caller cut.
 
 #include "api/api_router.hpp"
 
@@ -13,10 +13,45 @@
 #include "api/resource_views.hpp"
 #include "api/route_answers.hpp"
 #include "api/view_cache.hpp"
+#include "util/key_encoding.hpp"
 #include "util/masking/view_strings.hpp"
 #include "util/object_names.hpp"
+#include "util/sha256.hpp"
 
 namespace sextant {
+
+namespace {
+
+// The (kind, namespace) of an object a problem is about: what a caller must be let list to see it.
+using problem_scope = std::pair<kind_key, std::string>;
+
+// The problems' answer. `shown`: the scopes whose problems a caller sees (null: every caller's
+// answer, which says nothing of filtering).
+rendered_view render_problems(daemon_state& state, const std::optional<std::string>& category,
+                              const std::shared_ptr<const std::set<problem_scope>>& shown) {
+  return render_recorded(state, true, [&](const view_context&) {
+    json list = json::array();
+    bool filtered = false;
+    for (const problem& p : state.problems.current(category)) {
+      if (!shown || shown->contains(problem_scope(p.type, p.namespace_))) {
+        list.push_back(p.to_json());
+      } else {
+        filtered = true;
+      }
+    }
+    std::string incomplete = problems_incomplete_reason(state.problems, category);
+    json answer = {{"problems", std::move(list)}};
+    if (shown) {
+      answer["filtered"] = filtered;
+    }
+    answer["incomplete"] = !incomplete.empty();
+    answer["incompleteReason"] = incomplete.empty() ? json(nullptr) : json(incomplete);
+    answer["categories"] = categories_json(state.problems);
+    return json_response(answer);
+  });
+}
+
+}  // namespace
 
 std::unique_ptr<answer_work> api_router::problems(const api_request& request, const parsed_target& target) {
   const std::string route = "/api/v1/problems";
@@ -34,46 +69,39 @@ std::unique_ptr<answer_work> api_router::problems(const api_request& request, co
     }
     category = it->second;
   }
-  if (access_) {
-    // Cut from the engine's current list, which is what the cached answer is rendered from.
-    return fail(caller_problems(category));
-  }
-  return cached(target, gzip_cached(request), route, cache_tier::views,
-                [state = &state_, category](std::chrono::microseconds) -> std::optional<rendered_view> {
-                  return render_recorded(*state, true, [&](const view_context&) {
-                    json list = json::array();
-                    for (const problem& p : state->problems.current(category)) {
-                      list.push_back(p.to_json());
-                    }
-                    std::string incomplete = problems_incomplete_reason(state->problems, category);
-                    return json_response({{"problems", std::move(list)},
-                                          {"incomplete", !incomplete.empty()},
-                                          {"incompleteReason", incomplete.empty() ? json(nullptr) : json(incomplete)},
-                                          {"categories", categories_json(state->problems)}});
+  if (!access_) {
+    return cached(target, gzip_cached(request), route, cache_tier::views,
+                  [state = &state_, category](std::chrono::microseconds) -> std::optional<rendered_view> {
+                    return render_problems(*state, category, nullptr);
                   });
-                });
-}
-
-api_response api_router::caller_problems(const std::optional<std::string>& category) {
-  json list = json::array();
-  bool filtered = false;
+  }
+  // The caller's cut: the scopes of the current problems it may list, one question each. Its
+  // answer is kept under them (not under the caller), so that callers who may list the same
+  // scopes share one rendering, and a caller polling gets it from the cache. A problem of a
+  // scope not decided here (one that came since) is left out: a cut shows only what was asked.
+  std::set<problem_scope> scopes;
   for (const problem& p : state_.problems.current(category)) {
-    std::optional<bool> visible = cuts_->may_list(p.type, p.namespace_);
+    scopes.emplace(p.type, p.namespace_);
+  }
+  auto shown = std::make_shared<std::set<problem_scope>>();
+  key_builder identity;
+  for (const problem_scope& scope : scopes) {
+    std::optional<bool> visible = cuts_->may_list(scope.first, scope.second);
     if (visible && *visible) {
-      list.push_back(p.to_json());
-    } else if (visible) {
-      filtered = true;
+      shown->insert(scope);
+      identity.add(scope.first.group).add(scope.first.kind).add(scope.second);
     }
   }
   if (!access_->decided()) {
-    return undecided();
+    return fail(undecided());
   }
-  std::string incomplete = problems_incomplete_reason(state_.problems, category);
-  return json_response({{"problems", std::move(list)},
-                        {"filtered", filtered},
-                        {"incomplete", !incomplete.empty()},
-                        {"incompleteReason", incomplete.empty() ? json(nullptr) : json(incomplete)},
-                        {"categories", categories_json(state_.problems)}});
+  return cached_at(
+      answer_scope(target) + key_builder().add("cut").add(sha256_hex(identity.text())).take(), false, route,
+      cache_tier::cuts,
+      [state = &state_, category, shown = std::shared_ptr<const std::set<problem_scope>>(std::move(shown))](
+          std::chrono::microseconds) -> std::optional<rendered_view> {
+        return render_problems(*state, category, shown);
+      });
 }
 
 }  // namespace sextant

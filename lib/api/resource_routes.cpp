@@ -13,6 +13,7 @@
 #include "api/resource_views.hpp"
 #include "api/route_answers.hpp"
 #include "api/view_cache.hpp"
+#include "util/key_encoding.hpp"
 #include "util/masking/view_strings.hpp"
 #include "util/object_names.hpp"
 
@@ -51,69 +52,45 @@ std::shared_ptr<const list_model> current_model(daemon_state& state, const secti
   return slot.model;
 }
 
-// One caller's list page: the model first (shared), then the caller's cut of it (rendered in
-// slices, as every page is), or the whole cached page when the caller may read all of it.
+// One caller's list page: the model first (shared), then the caller's cut of it, or the whole
+// cached page when the caller may read all of it. A cut is an answer of its own in the view
+// cache, shared by every caller whose cut is the same (cut_identity): the caller of one
+// namespace polling a list gets it from the cache, not cut again from the whole list each time.
 class caller_list_work final : public answer_work {
  public:
   using model_step = std::function<std::shared_ptr<const list_model>(std::chrono::microseconds)>;
-  using cut = std::function<caller_cut(const list_model&)>;
+  using decide = std::function<caller_cut(const list_model&)>;
   using page = std::function<std::unique_ptr<answer_work>()>;
+  using cut_page = std::function<std::unique_ptr<answer_work>(std::shared_ptr<const list_model>, list_cut)>;
 
-  caller_list_work(model_step model, cut cut_page, page whole, list_query query, std::string list_path,
-                   std::string route)
-      : model_(std::move(model)),
-        cut_(std::move(cut_page)),
-        whole_(std::move(whole)),
-        query_(std::move(query)),
-        list_path_(std::move(list_path)),
-        route_(std::move(route)) {}
+  caller_list_work(model_step model, decide decide_cut, page whole, cut_page cut)
+      : model_(std::move(model)), decide_(std::move(decide_cut)), whole_(std::move(whole)), cut_(std::move(cut)) {}
 
   bool step(std::chrono::microseconds budget) override {
-    if (whole_page_) {
-      return whole_page_->step(budget);
-    }
-    if (cut_page_) {
-      return cut_page_->step(budget);
+    if (page_) {
+      return page_->step(budget);
     }
     std::shared_ptr<const list_model> model = model_(budget);
     if (!model) {
       return false;
     }
-    caller_cut decided = cut_(*model);
+    caller_cut decided = decide_(*model);
     if (decided.refusal) {
       answer_ = std::move(decided.refusal);
       return true;
     }
-    if (decided.cut) {
-      cut_page_ = std::make_unique<list_page_render>(std::move(model), query_, list_path_, std::move(*decided.cut));
-      return cut_page_->step(budget);
-    }
-    whole_page_ = whole_();
-    return whole_page_->step(budget);
+    page_ = decided.cut ? cut_(std::move(model), std::move(*decided.cut)) : whole_();
+    return page_->step(budget);
   }
-  api_response take() override {
-    if (whole_page_) {
-      return whole_page_->take();
-    }
-    if (cut_page_) {
-      api_response response;
-      response.body = cut_page_->take();
-      response.route = route_;
-      return response;
-    }
-    return std::move(*answer_);
-  }
+  api_response take() override { return page_ ? page_->take() : std::move(*answer_); }
 
  private:
   model_step model_;
-  cut cut_;
+  decide decide_;
   page whole_;
-  list_query query_;
-  std::string list_path_;
-  std::string route_;
+  cut_page cut_;
   std::optional<api_response> answer_;
-  std::unique_ptr<list_page_render> cut_page_;
-  std::unique_ptr<answer_work> whole_page_;
+  std::unique_ptr<answer_work> page_;
 };
 
 }  // namespace
@@ -182,6 +159,30 @@ std::unique_ptr<answer_work> api_router::list_route(const api_request& request, 
     refusal->route = route;
     return answer_now(std::move(*refusal));
   }
+  auto cut_page = [this, scope = answer_scope(target), route, query, list_path](std::shared_ptr<const list_model> model,
+                                                                                list_cut cut) {
+    std::string key_scope = scope + key_builder().add("cut").add(cut_identity(cut)).take();
+    struct rendering {
+      std::shared_ptr<const list_model> model;
+      list_cut cut;
+      std::unique_ptr<list_page_render> page;
+    };
+    auto at = std::make_shared<rendering>(rendering{std::move(model), std::move(cut), nullptr});
+    // Kept with the pages and filtered subsets: as many as there are distinct cuts.
+    return cached_at(std::move(key_scope), false, route, cache_tier::cuts,
+                     [at, query, list_path](std::chrono::microseconds budget) -> std::optional<rendered_view> {
+                       if (!at->page) {
+                         at->page = std::make_unique<list_page_render>(at->model, query, list_path, std::move(at->cut));
+                       }
+                       if (!at->page->step(budget)) {
+                         return std::nullopt;
+                       }
+                       rendered_view view;
+                       view.body = std::make_shared<const std::string>(at->page->take());
+                       view.stamp = at->model->stamp;
+                       return view;
+                     });
+  };
   return std::make_unique<caller_list_work>(
       [state = &state_, owner = &owner, resource = &resource, list_path](std::chrono::microseconds budget) {
         return current_model(*state, *owner, *resource, list_path, budget);
@@ -189,7 +190,7 @@ std::unique_ptr<answer_work> api_router::list_route(const api_request& request, 
       [this, resource = &resource, query, route](const list_model& model) {
         return caller_page(model, *resource, query, route);
       },
-      std::move(whole_page), std::move(query), list_path, route);
+      std::move(whole_page), std::move(cut_page));
 }
 
 std::unique_ptr<answer_work> api_router::details_route(const api_request& request, const section& owner,

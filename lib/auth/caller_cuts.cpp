@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
+
+#include "util/key_encoding.hpp"
+#include "util/sha256.hpp"
 
 namespace sextant {
 
@@ -21,19 +25,51 @@ std::string series_label(std::string_view line, std::string_view name) {
 
 constexpr char series_separator = '\x1f';
 
+std::string hidden_sentence(const std::string& plural, const std::string& namespace_) {
+  return "you may not read " + plural + (namespace_.empty() ? "" : " in " + namespace_);
+}
+
 }  // namespace
+
+std::string cut_identity(const list_cut& cut) {
+  key_builder key;
+  key.add(cut.filtered ? "filtered" : "whole");
+  if (cut.namespaces) {
+    key.count(cut.namespaces->size());
+    for (const std::string& namespace_ : *cut.namespaces) {
+      key.add(namespace_);
+    }
+  } else {
+    key.add("every namespace");
+  }
+  key.count(cut.hidden_scopes.size());
+  for (const auto& [scope, sentence] : cut.hidden_scopes) {
+    key.add(scope.first.group).add(scope.first.kind).add(scope.second).add(sentence);
+  }
+  return sha256_hex(key.text());
+}
 
 std::optional<std::string> cut_joins(std::string_view text, const std::vector<join_span>& joins,
                                      const join_hider& hidden) {
   if (!hidden) {
     return std::nullopt;
   }
+  // One question per kind and namespace, however many entries name them (a Cluster Queue's
+  // details join every Workload waiting in it): each is a lookup in the caller's verdicts.
+  std::map<std::pair<kind_key, std::string>, std::optional<std::string>> asked;
+  const join_hider once = [&asked, &hidden](const join_span& span) {
+    auto [it, first] = asked.try_emplace(std::pair(span.type, span.namespace_));
+    if (first) {
+      it->second = hidden(span);
+    }
+    return it->second;
+  };
   const bool cut =
-      std::any_of(joins.begin(), joins.end(), [&hidden](const join_span& span) { return hidden(span).has_value(); });
+      std::any_of(joins.begin(), joins.end(), [&once](const join_span& span) { return once(span).has_value(); });
   if (!cut) {
     return std::nullopt;
   }
-  return redact_joins(text, joins, hidden);
+  return redact_joins(text, joins, once);
 }
 
 caller_cuts::caller_cuts(request_access& access, plural_lookup plural_of)
@@ -66,7 +102,7 @@ std::optional<std::string> caller_cuts::hidden_for(const join_span& span) {
     return std::nullopt;
   }
   // Not decided yet counts as not allowed: such an answer is never served, and nothing leaks.
-  return "you may not read " + plural + (span.namespace_.empty() ? "" : " in " + span.namespace_);
+  return hidden_sentence(plural, span.namespace_);
 }
 
 std::optional<cut_refusal> caller_cuts::refused_made_of(const std::vector<kind_key>& made_of, const std::string& what) {
@@ -122,27 +158,40 @@ list_decision caller_cuts::list_page(const std::vector<namespace_run>& runs, con
       }
     }
   }
-  // The joined entries of the items shown, each kind and namespace asked about once.
-  bool hides = false;
-  std::set<std::pair<kind_key, std::string>> asked;
+  // The joined entries of the items shown, each kind and namespace asked about once: each scope
+  // asked about, with the sentence it is hidden behind (nullopt: shown).
+  auto asked = std::make_shared<std::map<std::pair<kind_key, std::string>, std::optional<std::string>>>();
   for (const namespace_run& run : runs) {
     if (cut.namespaces && !cut.namespaces->contains(run.namespace_)) {
       continue;
     }
     for (const auto& [type, namespace_] : run.join_scopes) {
-      if (asked.emplace(type, namespace_).second && hidden_for(join_span{0, 0, type, namespace_})) {
-        hides = true;
+      auto [it, first] = asked->try_emplace(std::pair(type, namespace_));
+      if (first) {
+        it->second = hidden_for(join_span{0, 0, type, namespace_});
+        if (it->second) {
+          cut.hidden_scopes.emplace(it->first, *it->second);
+        }
       }
     }
   }
   if (!access_.decided()) {
     return {undecided, false, std::nullopt};
   }
-  if (!cut.filtered && !hides) {
+  if (!cut.filtered && cut.hidden_scopes.empty()) {
     return {};
   }
-  if (hides) {
-    cut.hidden = [this](const join_span& span) { return hidden_for(span); };
+  if (!cut.hidden_scopes.empty()) {
+    // Decided here, once: the page may be rendered after this request is gone, and is served to
+    // every caller whose cut is the same (cut_identity). A scope the runs did not name (none
+    // should be) is hidden: a cut never shows what it was not asked about.
+    cut.hidden = [asked = std::shared_ptr<const decltype(asked)::element_type>(std::move(asked)),
+                  plural_of = plural_of_](const join_span& span) -> std::optional<std::string> {
+      if (auto it = asked->find(std::pair(span.type, span.namespace_)); it != asked->end()) {
+        return it->second;
+      }
+      return hidden_sentence(plural_of(span.type), span.namespace_);
+    };
   }
   return {std::nullopt, false, std::move(cut)};
 }

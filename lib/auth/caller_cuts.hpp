@@ -49,7 +49,15 @@ struct list_cut {
   std::optional<std::set<std::string>> namespaces;  // nullopt: every item
   join_hider hidden;
   bool filtered = false;  // items were left out: the page says "filtered": true
+  // What `hidden` hides, when the cut was decided by caller_cuts::list_page: each joined scope
+  // (kind, namespace) of the items shown that the caller may not read, with its sentence.
+  std::map<std::pair<kind_key, std::string>, std::string> hidden_scopes;
 };
+
+// What tells one decided cut from another: two cuts with the same identity make the same bytes of
+// the same page, whoever the callers are, so one rendering of it serves them all. SHA-256 of the
+// namespaces and the hidden scopes, so that no caller can choose a cut that passes for another's.
+std::string cut_identity(const list_cut& cut);
 
 // Why a caller gets no answer: a decision not known yet (the placeholder, never served; the
 // request runs again once it is known), or a refusal (a 403 with `message`).

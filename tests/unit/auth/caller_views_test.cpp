@@ -15,10 +15,14 @@ struct policy_daemon {
   using rule = std::function<bool(const access_check&)>;
 
   explicit policy_daemon(rule allowed) : allowed_(std::move(allowed)) { demo.state.per_caller_views = true; }
+  // Another caller of `shared`'s daemon: what one caller's answers leave in its caches is what the
+  // other's find there.
+  policy_daemon(rule allowed, std::string user, policy_daemon& shared)
+      : demo_owned(shared.demo_owned), demo(*demo_owned), user_(std::move(user)), allowed_(std::move(allowed)) {}
 
   // The request run as app::answer runs it: again after each round of questions is decided.
   api_response ask(const std::string& method, const std::string& target, const std::string& body = {}) {
-    request_access access(caller{"alice", "", {"system:authenticated"}, {}},
+    request_access access(caller{user_, "", {"system:authenticated"}, {}},
                           [this](const caller& who, const access_check& check) -> std::optional<bool> {
                             auto it = decided_.find(access_key(who, check));
                             return it == decided_.end() ? std::nullopt : std::optional<bool>(it->second);
@@ -42,10 +46,12 @@ struct policy_daemon {
     return {response.status, json::parse(response.body)};
   }
 
-  testing::demo_daemon demo{true};
+  std::shared_ptr<testing::demo_daemon> demo_owned = std::make_shared<testing::demo_daemon>(true);
+  testing::demo_daemon& demo = *demo_owned;
   int questions = 0;
 
  private:
+  std::string user_ = "alice";
   rule allowed_;
   std::map<std::string, bool> decided_;
 };
@@ -96,6 +102,42 @@ TEST_CASE("a list shows only the namespaces the caller may list, and says it is 
   auto [admin_status, whole] = admin.get("/api/v1/kueue/workloads");
   CHECK(admin_status == 200);
   CHECK(whole == all);
+}
+
+TEST_CASE("a caller's cut of a list is kept, and served to every caller with the same rights", "[auth]") {
+  policy_daemon alice(alice_may);
+  auto [status, first] = alice.get("/api/v1/kueue/workloads");
+  REQUIRE(status == 200);
+  REQUIRE(first["filtered"] == true);
+  const view_cache& views = *alice.demo.state.views;
+  CHECK(views.answers(cache_tier::cuts) == 1);
+
+  // Asked again, or by another caller who may read just as much: the kept cut, the same ETag.
+  const std::uint64_t hits = views.hits();
+  const std::string etag = alice.ask("GET", "/api/v1/kueue/workloads").etag;
+  policy_daemon carol(alice_may, "carol", alice);
+  api_response carols = carol.ask("GET", "/api/v1/kueue/workloads");
+  CHECK(json::parse(carols.body) == first);
+  CHECK(carols.etag == etag);
+  CHECK(views.hits() == hits + 2);
+  CHECK(views.answers(cache_tier::cuts) == 1);
+
+  // A caller who may read other namespaces gets a cut of her own, never alice's.
+  policy_daemon bob(
+      [](const access_check& check) {
+        return check.group == "kueue.x-k8s.io" && (check.namespace_ == "team-b" || check.resource == "clusterqueues");
+      },
+      "bob", alice);
+  api_response bobs = bob.ask("GET", "/api/v1/kueue/workloads");
+  REQUIRE(bobs.status == 200);
+  CHECK(namespaces_of(json::parse(bobs.body)["items"]) == std::set<std::string>{"team-b"});
+  CHECK(bobs.etag != etag);
+  CHECK(views.answers(cache_tier::cuts) == 2);
+  // The whole list, asked by a caller who may read everything, is not a cut.
+  policy_daemon admin([](const access_check&) { return true; }, "admin", alice);
+  CHECK(namespaces_of(admin.get("/api/v1/kueue/workloads").second["items"]) ==
+        std::set<std::string>{"team-a", "team-b"});
+  CHECK(views.answers(cache_tier::cuts) == 2);
 }
 
 TEST_CASE("details need get, and joined objects the caller may not read are only said to exist", "[auth]") {
@@ -161,6 +203,21 @@ TEST_CASE("problems and metrics leave out what the caller may not list", "[auth]
     CHECK(group == "kueue.x-k8s.io");
   }
   CHECK(mine.dump().find("team-b") == std::string::npos);
+
+  // The cut is kept: asked again, or by a caller who may list as much, it comes from the cache;
+  // a caller who may list everything gets every problem, and is told nothing was filtered.
+  const view_cache& views = *alice.demo.state.views;
+  const std::size_t cuts = views.answers(cache_tier::cuts);
+  const std::uint64_t hits = views.hits();
+  CHECK(alice.get("/api/v1/problems").second == mine);
+  policy_daemon carol(alice_may, "carol", alice);
+  CHECK(carol.get("/api/v1/problems").second == mine);
+  CHECK(views.hits() == hits + 2);
+  policy_daemon admin([](const access_check&) { return true; }, "admin", alice);
+  auto [admin_status, whole] = admin.get("/api/v1/problems");
+  CHECK(whole["filtered"] == false);
+  CHECK(whole["problems"] == all["problems"]);
+  CHECK(views.answers(cache_tier::cuts) == cuts + 1);
 
   // The app's collector writes one series per current problem; here, by hand.
   for (const problem& p : alice.demo.state.problems.current()) {
