@@ -79,10 +79,7 @@ std::unique_ptr<answer_work> api_router::problems(const api_request& request, co
   // answer is kept under them (not under the caller), so that callers who may list the same
   // scopes share one rendering, and a caller polling gets it from the cache. A problem of a
   // scope not decided here (one that came since) is left out: a cut shows only what was asked.
-  std::set<problem_scope> scopes;
-  for (const problem& p : state_.problems.current(category)) {
-    scopes.emplace(p.type, p.namespace_);
-  }
+  const std::set<problem_scope> scopes = state_.problems.scopes(category);
   auto shown = std::make_shared<std::set<problem_scope>>();
   key_builder identity;
   for (const problem_scope& scope : scopes) {

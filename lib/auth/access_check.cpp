@@ -33,7 +33,7 @@ std::string access_check::words() const {
   return out;
 }
 
-std::string access_key(const caller& who, const access_check& check) {
+std::string caller_key(const caller& who) {
   // Every field length-prefixed: a user, group or extra value may hold any byte (an OIDC
   // provider names them), and {"scopes": ["a,b"]} must not share a key with ["a", "b"].
   key_builder key;
@@ -48,11 +48,23 @@ std::string access_key(const caller& who, const access_check& check) {
       key.add(value);
     }
   }
+  return key.take();
+}
+
+std::string access_key(const std::string& caller_part, const access_check& check) {
+  // A fixed number of length-prefixed fields, then the caller's part: no two pairs share a key.
+  key_builder key;
   for (const std::string* field :
        {&check.verb, &check.group, &check.resource, &check.subresource, &check.namespace_, &check.name, &check.path}) {
     key.add(*field);
   }
-  return key.take();
+  std::string out = key.take();
+  out += caller_part;
+  return out;
+}
+
+std::string access_key(const caller& who, const access_check& check) {
+  return access_key(caller_key(who), check);
 }
 
 }  // namespace sextant

@@ -26,7 +26,13 @@ struct access_check {
   friend bool operator==(const access_check&, const access_check&) = default;
 };
 
-// The cache key of a decision: the caller (user, groups, uid, extra) and the whole question.
+// The cache key of a decision: the whole question, then the caller (user, groups, uid, extra).
+// The question comes first so that keys of one caller part early in a sorted cache: a caller's
+// part is the same in all its keys, and often hundreds of bytes long (a service account's groups
+// and extra values).
 std::string access_key(const caller& who, const access_check& check);
+// The same in two steps, for a caller asking many questions: its part once, then each question.
+std::string caller_key(const caller& who);
+std::string access_key(const std::string& caller_part, const access_check& check);
 
 }  // namespace sextant

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/asio/awaitable.hpp>
@@ -51,6 +52,9 @@ class authorizer {
   boost::asio::any_io_executor executor_;
   poster post_;
   expiring_cache<bool> decisions_;
+  // The last caller asked about, and its part of the keys: a request asks its caller's questions
+  // in a row (a list's cut asks one per namespace), and the part is hundreds of bytes to build.
+  std::optional<std::pair<caller, std::string>> last_caller_;
   review_gate gate_;
   log_throttle failures_logged_;  // while the API server is down, every request's reviews fail
   std::uint64_t reviews_ = 0;

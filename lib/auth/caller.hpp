@@ -12,6 +12,7 @@ struct caller {
   std::string uid;
   std::vector<std::string> groups;
   std::map<std::string, std::vector<std::string>> extra;
+  friend bool operator==(const caller&, const caller&) = default;
 };
 
 }  // namespace sextant

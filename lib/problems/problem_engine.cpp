@@ -254,6 +254,21 @@ std::vector<problem> problem_engine::current(const std::optional<std::string>& c
   return out;
 }
 
+std::set<std::pair<kind_key, std::string>> problem_engine::scopes(const std::optional<std::string>& category) const {
+  std::set<std::pair<kind_key, std::string>> out;
+  const problem* last = nullptr;  // problems are ordered by namespace within a category: runs repeat a scope
+  for (const problem& p : current_) {
+    if (category && p.category != *category) {
+      continue;
+    }
+    if (last == nullptr || last->namespace_ != p.namespace_ || !(last->type == p.type)) {
+      out.emplace(p.type, p.namespace_);
+    }
+    last = &p;
+  }
+  return out;
+}
+
 std::vector<problem> problem_engine::for_object(const kind_key& type, std::string_view namespace_,
                                                 std::string_view name) const {
   std::vector<problem> out;

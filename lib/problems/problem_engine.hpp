@@ -75,6 +75,9 @@ class problem_engine {
 
   // Current problems, ordered by category, namespace, name; `category` narrows.
   std::vector<problem> current(const std::optional<std::string>& category = std::nullopt) const;
+  // The kind and namespace of each current problem's object, each once: what a caller's cut of
+  // the problems asks about. Read in place, without copying the problems.
+  std::set<std::pair<kind_key, std::string>> scopes(const std::optional<std::string>& category = std::nullopt) const;
   std::vector<problem> for_object(const kind_key& type, std::string_view namespace_, std::string_view name) const;
   std::size_t evaluations() const { return evaluations_; }
   // A category that is off is never evaluated; one just turned on is not until the next evaluation.

@@ -69,6 +69,10 @@ TEST_CASE("thresholds apply against the clock, with since from the object", "[pr
   cluster.now = testing::at("2026-11-29T12:10:00Z");
   engine.evaluate(cluster.context());
   CHECK(engine.current().size() == 2);
+  // Two problems, one scope (cluster-scoped Nodes): asked about once.
+  CHECK(engine.scopes() == std::set<std::pair<kind_key, std::string>>{{{"", "Node"}, ""}});
+  CHECK(engine.scopes("nodes").size() == 1);
+  CHECK(engine.scopes("pods").empty());
   CHECK(engine.for_object({"", "Node"}, "", "untold").size() == 1);
   CHECK(engine.for_object({"", "Node"}, "", "fine").empty());
 }
