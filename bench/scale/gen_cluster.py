@@ -12,7 +12,12 @@ serverless, ready, loading or failed to load) on KServe's cluster runtimes or a 
 vLLM one; the GPU Operator's ClusterPolicy, ready. Every object round-trips through the test
 API server with these CRDs unchanged: nothing pruned, no default left to add.
 
-    gen_cluster.py OUT_DIR [--scale 1.0]
+    gen_cluster.py OUT_DIR [--scale 1.0 | --envelope]
+
+--envelope: the Kubernetes scalability envelope (sig-scalability's thresholds) as an AI cluster
+fills it: 5 000 Nodes (500 with 8 GPUs each, as 4 ResourceSlices of 2), 150 000 Pods of two
+containers (300 000 containers), 500 namespaces, 5 000 Workloads, 500 Cluster Queues and 2 000
+Local Queues, 20 000 Resource Claims, 1 000 JobSets, 500 Ray Clusters, 500 Inference Services.
 
 OUT_DIR gets one typed list per kind (workloads.json is a WorkloadList, ...): a snapshot
 directory for `sextantd --snapshot`, and the objects bench/scale/load.py creates in the test
@@ -53,10 +58,10 @@ def container(rng, name, gpus):
             "terminationMessagePolicy": "File"}
 
 
-def pod_template(rng, gpus):
+def pod_template(rng, gpus, sidecars=0.5):
     return {"metadata": {"labels": {"app": "trainer"}},
             "spec": {"restartPolicy": "Never", "containers": [container(rng, "trainer", gpus)] +
-                     ([container(rng, "sidecar", 0)] if rng.random() < 0.5 else []),
+                     ([container(rng, "sidecar", 0)] if rng.random() < sidecars else []),
                      "volumes": [{"name": "data", "persistentVolumeClaim": {"claimName": "datasets"}},
                                  {"name": "shm", "emptyDir": {"medium": "Memory"}}],
                      "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
@@ -114,14 +119,15 @@ def workloads(rng, n, namespaces, local_queues):
                "status": status}
 
 
-def pods(rng, n, namespaces, nodes):
+def pods(rng, n, namespaces, nodes, cpu_nodes, sidecars):
     for i in range(n):
         ns = namespaces[i % len(namespaces)]
         running = rng.random() < 0.85
         name = f"trainer-{i:05d}-{rng.randrange(16**5):05x}"
         status = {"phase": "Running" if running else "Pending", "qosClass": "Burstable"}
         if running:
-            status.update({"hostIP": "10.1.0.1", "podIP": f"10.2.{i // 250}.{i % 250}", "startTime": T0,
+            pod_ip = f"10.{2 + i // 62500}.{(i // 250) % 250}.{i % 250}"
+            status.update({"hostIP": "10.1.0.1", "podIP": pod_ip, "startTime": T0,
                            "conditions": [{"type": t, "status": "True", "lastTransitionTime": T0}
                                           for t in ["PodReadyToStartContainers", "Initialized", "Ready",
                                                     "ContainersReady", "PodScheduled"]],
@@ -132,11 +138,15 @@ def pods(rng, n, namespaces, nodes):
                                                   "state": {"running": {"startedAt": T0}}}]})
         else:
             status["conditions"] = [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
-                                     "message": "0/500 nodes are available: 500 Insufficient nvidia.com/gpu.",
+                                     "message": f"0/{len(nodes) + len(cpu_nodes)} nodes are available: "
+                                                f"{len(nodes)} Insufficient nvidia.com/gpu.",
                                      "lastTransitionTime": T0}]
-        spec = pod_template(rng, rng.choice([0, 1, 8]))["spec"]
+        gpus = rng.choice([0, 1, 8])
+        spec = pod_template(rng, gpus, sidecars)["spec"]
         if running:
-            spec["nodeName"] = nodes[i % len(nodes)]
+            # Pods without GPUs run on the CPU nodes, when there are any.
+            on = cpu_nodes if cpu_nodes and not gpus else nodes
+            spec["nodeName"] = on[i % len(on)]
         yield {"apiVersion": "v1", "kind": "Pod",
                "metadata": {"name": name, "namespace": ns, "uid": uid(0x70d00000, i), "resourceVersion": str(10**6 + i),
                             "creationTimestamp": T0,
@@ -154,44 +164,54 @@ def pods(rng, n, namespaces, nodes):
                "spec": spec, "status": status}
 
 
-def node(i):
-    name = f"gpu-node-{i:03d}"
+def node(i, gpu=True):
+    name = f"gpu-node-{i:03d}" if gpu else f"cpu-node-{i:04d}"
+    labels = {"kubernetes.io/hostname": name, "topology.kubernetes.io/zone": f"zone-{i % 3}"}
+    if gpu:
+        labels = {"kubernetes.io/hostname": name, "nvidia.com/gpu.present": "true",
+                  "nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB", "nvidia.com/gpu.count": "8",
+                  "nvidia.com/gpu.memory": "81920", "nvidia.com/cuda.driver.major": "550",
+                  "nvidia.com/gpu.deploy.driver": "true", "nvidia.com/mig.capable": "true",
+                  "topology.kubernetes.io/zone": f"zone-{i % 3}"}
+    gpus = {"nvidia.com/gpu": "8"} if gpu else {}
     return {"apiVersion": "v1", "kind": "Node",
-            "metadata": {"name": name, "uid": uid(0x0e0c8a9e, i), "resourceVersion": str(2 * 10**6 + i),
-                         "creationTimestamp": T0,
-                         "labels": {"kubernetes.io/hostname": name, "nvidia.com/gpu.present": "true",
-                                    "nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB", "nvidia.com/gpu.count": "8",
-                                    "nvidia.com/gpu.memory": "81920", "nvidia.com/cuda.driver.major": "550",
-                                    "nvidia.com/gpu.deploy.driver": "true", "nvidia.com/mig.capable": "true",
-                                    "topology.kubernetes.io/zone": f"zone-{i % 3}"},
+            "metadata": {"name": name, "uid": uid(0x0e0c8a9e if gpu else 0x0e0c0000, i),
+                         "resourceVersion": str((2 if gpu else 7) * 10**6 + i), "creationTimestamp": T0,
+                         "labels": labels,
                          "managedFields": [managed("kubelet", {"f:status": {"f:conditions": {}}}, subresource="status")]},
-            "spec": {"podCIDR": f"10.2.{i % 250}.0/24", "providerID": f"cloud://{name}"},
-            "status": {"capacity": {"cpu": "96", "memory": "1Ti", "nvidia.com/gpu": "8", "pods": "110"},
-                       "allocatable": {"cpu": "95", "memory": "1000Gi", "nvidia.com/gpu": "8", "pods": "110"},
+            "spec": {"podCIDR": f"10.{2 + i // 250}.{i % 250}.0/24" if not gpu else f"10.2.{i % 250}.0/24",
+                     "providerID": f"cloud://{name}"},
+            "status": {"capacity": {"cpu": "96", "memory": "1Ti", **gpus, "pods": "110"},
+                       "allocatable": {"cpu": "95", "memory": "1000Gi", **gpus, "pods": "110"},
                        "conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady",
                                        "message": "kubelet is posting ready status", "lastHeartbeatTime": T0,
                                        "lastTransitionTime": T0}],
                        "nodeInfo": {"kubeletVersion": "v1.37.2", "containerRuntimeVersion": "containerd://2.1.0"}}}
 
 
-def slice_of(i):
+def slice_of(i, part=0, parts=1):
+    """Node i's GPUs (8) as slice `part` of `parts`, each with its share of the devices."""
     name = f"gpu-node-{i:03d}"
+    per_slice = 8 // parts
+    suffix = f"{i:05x}" if parts == 1 else f"{i:05x}-{part}"
+    number = i if parts == 1 else i * parts + part
     return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
-            "metadata": {"name": f"{name}-gpu.nvidia.com-{i:05x}", "uid": uid(0x7d3c0f5a, i),
-                         "resourceVersion": str(3 * 10**6 + i), "creationTimestamp": T0,
+            "metadata": {"name": f"{name}-gpu.nvidia.com-{suffix}", "uid": uid(0x7d3c0f5a, number),
+                         "resourceVersion": str(3 * 10**6 + number), "creationTimestamp": T0,
                          "ownerReferences": [{"apiVersion": "v1", "kind": "Node", "name": name,
                                               "uid": uid(0x0e0c8a9e, i), "controller": True}]},
             "spec": {"driver": "gpu.nvidia.com", "nodeName": name,
-                     "pool": {"name": name, "generation": 1, "resourceSliceCount": 1},
+                     "pool": {"name": name, "generation": 1, "resourceSliceCount": parts},
                      "devices": [{"name": f"gpu-{d}", "attributes": {
                          "type": {"string": "gpu"}, "uuid": {"string": f"GPU-{i:08x}-{d:04x}"},
                          "productName": {"string": "NVIDIA A100-SXM4-80GB"}, "brand": {"string": "Nvidia"},
                          "architecture": {"string": "Ampere"}, "cudaComputeCapability": {"version": "8.0.0"},
                          "driverVersion": {"version": "550.127.8"}, "index": {"int": d}},
-                                  "capacity": {"memory": {"value": "80Gi"}}} for d in range(8)]}}
+                                  "capacity": {"memory": {"value": "80Gi"}}}
+                                 for d in range(part * per_slice, (part + 1) * per_slice)]}}
 
 
-def claim(rng, i, namespaces):
+def claim(rng, i, namespaces, gpu_nodes=500):
     ns = namespaces[i % len(namespaces)]
     allocated = i % 2 == 0
     body = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
@@ -200,20 +220,20 @@ def claim(rng, i, namespaces):
             "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {
                 "deviceClassName": "gpu.nvidia.com", "allocationMode": "ExactCount", "count": 1}}]}}}
     if allocated:
-        node_index = i % 500
+        node_index = i % gpu_nodes
         body["status"] = {"allocation": {"devices": {"results": [
             {"request": "gpu", "driver": "gpu.nvidia.com", "pool": f"gpu-node-{node_index:03d}",
-             "device": f"gpu-{(i // 500) % 8}"}]},
+             "device": f"gpu-{(i // gpu_nodes) % 8}"}]},
             "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [
                 {"key": "metadata.name", "operator": "In", "values": [f"gpu-node-{node_index:03d}"]}]}]}}}
     return body
 
 
-def cluster_queue(i):
+def cluster_queue(i, cohorts=4):
     return {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue",
             "metadata": {"name": f"cq-{i:02d}", "uid": uid(0x7c1f0a52, i), "resourceVersion": str(5 * 10**6 + i),
                          "creationTimestamp": T0},
-            "spec": {"cohortName": f"cohort-{i % 4}", "namespaceSelector": {},
+            "spec": {"cohortName": f"cohort-{i % cohorts}", "namespaceSelector": {},
                      "preemption": {"reclaimWithinCohort": "Any", "withinClusterQueue": "LowerPriority"},
                      "resourceGroups": [{"coveredResources": ["cpu", "memory", "nvidia.com/gpu"], "flavors": [
                          {"name": "a100", "resources": [{"name": "cpu", "nominalQuota": 512},
@@ -676,17 +696,33 @@ def write_list(out, filename, api_version, kind, items):
         f.write("]}\n")
 
 
+# How many of each, by --scale (counts of the production-scale cluster, times the scale) or
+# --envelope.
+def sizes(args):
+    if args[:1] == ["--envelope"]:
+        return {"namespaces": 500, "gpu_nodes": 500, "cpu_nodes": 4500, "slices_per_node": 4, "pods": 150000,
+                "sidecars": 1.0, "workloads": 5000, "cluster_queues": 500, "cohorts": 50, "claims": 20000,
+                "jobsets": 1000, "rayclusters": 500, "rayjobs": 100, "rayservices": 50, "inferenceservices": 500}
+    scale = float(args[1]) if len(args) > 1 and args[0] == "--scale" else 1.0
+    n = lambda count: max(1, int(count * scale))
+    return {"namespaces": 50, "gpu_nodes": n(500), "cpu_nodes": 0, "slices_per_node": 1, "pods": n(20000),
+            "sidecars": 0.5, "workloads": n(5000), "cluster_queues": 20, "cohorts": 4, "claims": n(2000),
+            "jobsets": n(200), "rayclusters": n(100), "rayjobs": n(20), "rayservices": n(10),
+            "inferenceservices": n(100)}
+
+
 def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
     out = sys.argv[1]
-    scale = float(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == "--scale" else 1.0
-    n = lambda count: max(1, int(count * scale))
+    size = sizes(sys.argv[2:])
     os.makedirs(out, exist_ok=True)
     rng = random.Random(11)
-    namespaces = [f"team-{i:02d}" for i in range(50)]
-    nodes = [f"gpu-node-{i:03d}" for i in range(n(500))]
-    local_queues = {ns: [(f"lq-{j}", f"cq-{(k * 4 + j) % 20:02d}") for j in range(4)]
+    namespaces = [f"team-{i:02d}" for i in range(size["namespaces"])]
+    nodes = [f"gpu-node-{i:03d}" for i in range(size["gpu_nodes"])]
+    cpu_nodes = [f"cpu-node-{i:04d}" for i in range(size["cpu_nodes"])]
+    queues = size["cluster_queues"]
+    local_queues = {ns: [(f"lq-{j}", f"cq-{(k * 4 + j) % queues:02d}") for j in range(4)]
                     for k, ns in enumerate(namespaces)}
     write_list(out, "namespaces.json", "v1", "Namespace",
                ({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns, "uid": uid(0x11, k)}}
@@ -696,7 +732,7 @@ def main():
                  "spec": {"nodeLabels": {"nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB"}}}
                 for k, f in enumerate(["a100", "h100"])))
     write_list(out, "clusterqueues.json", "kueue.x-k8s.io/v1beta2", "ClusterQueue",
-               (cluster_queue(i) for i in range(20)))
+               (cluster_queue(i, size["cohorts"]) for i in range(queues)))
     write_list(out, "localqueues.json", "kueue.x-k8s.io/v1beta2", "LocalQueue",
                ({"apiVersion": "x", "kind": "x",
                  "metadata": {"name": lq, "namespace": ns, "uid": uid(0x33, k * 4 + j), "creationTimestamp": T0,
@@ -708,28 +744,32 @@ def main():
                             "pendingWorkloads": 10, "reservingWorkloads": 15, "admittedWorkloads": 15}}
                 for k, ns in enumerate(namespaces) for j, (lq, cq) in enumerate(local_queues[ns])))
     write_list(out, "workloads.json", "kueue.x-k8s.io/v1beta2", "Workload",
-               workloads(rng, n(5000), namespaces, local_queues))
-    write_list(out, "pods.json", "v1", "Pod", pods(rng, n(20000), namespaces, nodes))
-    write_list(out, "nodes.json", "v1", "Node", (node(i) for i in range(len(nodes))))
+               workloads(rng, size["workloads"], namespaces, local_queues))
+    write_list(out, "pods.json", "v1", "Pod", pods(rng, size["pods"], namespaces, nodes, cpu_nodes, size["sidecars"]))
+    write_list(out, "nodes.json", "v1", "Node",
+               [node(i) for i in range(len(nodes))] + [node(i, gpu=False) for i in range(len(cpu_nodes))])
+    parts = size["slices_per_node"]
     write_list(out, "resourceslices.json", "resource.k8s.io/v1", "ResourceSlice",
-               (slice_of(i) for i in range(len(nodes))))
+               (slice_of(i, part, parts) for i in range(len(nodes)) for part in range(parts)))
     write_list(out, "resourceclaims.json", "resource.k8s.io/v1", "ResourceClaim",
-               (claim(rng, i, namespaces) for i in range(n(2000))))
+               (claim(rng, i, namespaces, len(nodes)) for i in range(size["claims"])))
     # The operators' kinds, each from its own seed: the kinds above stay as they were.
     rng = random.Random(12)
     write_list(out, "jobsets.json", "jobset.x-k8s.io/v1alpha2", "JobSet",
-               (jobset(rng, i, namespaces, local_queues) for i in range(n(200))))
+               (jobset(rng, i, namespaces, local_queues) for i in range(size["jobsets"])))
     rng = random.Random(13)
-    write_list(out, "rayclusters.json", "ray.io/v1", "RayCluster", (ray_cluster(rng, i, namespaces) for i in range(n(100))))
-    write_list(out, "rayjobs.json", "ray.io/v1", "RayJob", (ray_job(rng, i, namespaces) for i in range(n(20))))
-    write_list(out, "rayservices.json", "ray.io/v1", "RayService", (ray_service(rng, i, namespaces) for i in range(n(10))))
+    write_list(out, "rayclusters.json", "ray.io/v1", "RayCluster",
+               (ray_cluster(rng, i, namespaces) for i in range(size["rayclusters"])))
+    write_list(out, "rayjobs.json", "ray.io/v1", "RayJob", (ray_job(rng, i, namespaces) for i in range(size["rayjobs"])))
+    write_list(out, "rayservices.json", "ray.io/v1", "RayService",
+               (ray_service(rng, i, namespaces) for i in range(size["rayservices"])))
     rng = random.Random(14)
     write_list(out, "clusterservingruntimes.json", "serving.kserve.io/v1alpha1", "ClusterServingRuntime",
                (serving_runtime(i, namespaces, True) for i in range(len(KSERVE_RUNTIMES))))
     write_list(out, "servingruntimes.json", "serving.kserve.io/v1alpha1", "ServingRuntime",
                (serving_runtime(i, namespaces, False) for i in range(5)))
     write_list(out, "inferenceservices.json", "serving.kserve.io/v1beta1", "InferenceService",
-               (inference_service(rng, i, namespaces) for i in range(n(100))))
+               (inference_service(rng, i, namespaces) for i in range(size["inferenceservices"])))
     write_list(out, "clusterpolicies.json", "nvidia.com/v1", "ClusterPolicy", [cluster_policy()])
 
 

@@ -11,19 +11,22 @@
 #            /healthz latency while the list is hammered at 256 connections;
 #   live     bytes per cached object per kind; CPU seconds a minute at rest and at 50 Workload
 #            changes a second, with the write -> view lag; watch events applied a second in a
-#            burst of 5000 writes (churn.py); RSS after POLL_SECONDS of 8 front-ends polling.
+#            burst of 5000 writes (churn.py); RSS after POLL_SECONDS of 8 front-ends polling;
+#   deployed the HTTP rows again with --auth=kubernetes and TLS, for three callers (auth_tls.sh).
 # Each time to ready and each wrk row is the median of RUNS runs (3); the ranges are in OUT's logs.
 # Traffic is loopback only, bounded in time (DURATION seconds per wrk run).
 # HTTP runs pin the server (the daemon, or nginx) to CPU 0 and wrk to CPU 1 (PIN=0: no pinning):
 # unpinned on two cores, wrk's threads and the server take turns on both, and the tails measure
 # the scheduler more than the server (p99 of the same run varied 5x between runs).
-# Environment: RUNS (3), DURATION (4), POLL_SECONDS (300), PIN (1), KUEUE_CRDS (default: tests/upstream/fetch.sh crds/kueue, pinned in go.mod;
+# Environment: RUNS (3), DURATION (4), POLL_SECONDS (300), PIN (1), ENVELOPE (0), SCALE (1), KUEUE_CRDS (default: tests/upstream/fetch.sh crds/kueue, pinned in go.mod;
 # JobSet's, KubeRay's, KServe's and the GPU Operator's CRDs are always fetched that way),
 # SEXTANT_CACHE (~/.cache/sextant: Go caches), OUT (build-scale).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
-OUT=${OUT:-$ROOT/build-scale}
+# ENVELOPE=1: the Kubernetes scalability envelope (gen_cluster.py --envelope: 5 000 Nodes, 150 000
+# Pods, ...) in build-envelope, instead of the production-scale cluster in build-scale.
+OUT=${OUT:-$ROOT/build-$([[ "${ENVELOPE:-0}" == 1 ]] && echo envelope || echo scale)}
 DURATION=${DURATION:-4}
 RUNS=${RUNS:-3}
 CACHE=${SEXTANT_CACHE:-$HOME/.cache/sextant}
@@ -46,31 +49,10 @@ if [[ -z "${BUILD_DIR:-}" ]]; then  # BUILD_DIR: a build that has sextantd and p
   cmake --build "$BUILD_DIR" -j2 --target sextantd parse_bench >/dev/null
 fi
 SEXTANTD=$BUILD_DIR/cmd/sextantd/sextantd
-[[ -d "$OUT/cluster" ]] || python3 bench/scale/gen_cluster.py "$OUT/cluster" --scale "${SCALE:-1}"
+# shellcheck source=bench/scale/bench_lib.sh
+source bench/scale/bench_lib.sh
+generate_cluster
 du -sh "$OUT/cluster" | sed 's/^/cluster files: /'
-
-rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
-now_ms() { date +%s%3N; }
-wait_ready() {  # port -> ms until /readyz 200 (from $START)
-  until [[ "$(curl -s -o /dev/null -w '%{http_code}' "127.0.0.1:$1/readyz")" == 200 ]]; do sleep 0.05; done
-  echo $(($(now_ms) - START))
-}
-cpu_ms() { awk -v tick="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print int(($12 + $13) * 1000 / tick) }' "/proc/$1/stat"; }
-# Lines of numbers (wrk's figures may carry units: 76.00us, 1.78ms, 1.20s) -> the median of each
-# column, times in ms; a column's range goes to stderr.
-medians() {
-  python3 -c '
-import statistics, sys
-def value(text):
-    for unit, scale in (("us", 1e-3), ("ms", 1.0), ("s", 1e3)):
-        if text.endswith(unit):
-            return float(text[: -len(unit)]) * scale
-    return float(text)
-rows = [[value(x) for x in line.split()] for line in sys.stdin if line.strip()]
-columns = list(zip(*rows))
-print(" ".join(f"{statistics.median(c):.2f}" for c in columns))
-print("  range: " + " | ".join(f"{min(c):.2f}-{max(c):.2f}" for c in columns), file=sys.stderr)'
-}
 
 echo "== raw parse of the same list bodies (best of 3)"
 "$BUILD_DIR/bench/parse_bench" "$OUT"/cluster/*.json | tee "$OUT/parse.txt"
@@ -136,27 +118,6 @@ sleep 0.5
 
 WRK_OUT=$OUT/wrk.txt
 : >"$WRK_OUT"
-run_wrk() {  # label url connections [header] -> "rps p50 p99", the median of RUNS runs (ms)
-  local run
-  for run in $(seq "$RUNS"); do wrk_once "$@"; done | medians 2>>"$WRK_OUT"
-}
-wrk_once() {  # label url connections [header] -> "rps p50 p99" of one run
-  local label=$1 url=$2 connections=$3 header=${4:-}
-  local threads=2
-  ((connections < 2)) && threads=1
-  local args=(-t"$threads" -c"$connections" -d"${DURATION}s" --latency)
-  [[ -n "$header" ]] && args+=(-H "$header")
-  local text
-  text=$("${CLIENT_CPU[@]}" wrk "${args[@]}" "$url" 2>&1)
-  echo "## $label c=$connections $header" >>"$WRK_OUT"
-  echo "$text" >>"$WRK_OUT"
-  local rps p50 p99
-  rps=$(awk '/^Requests\/sec/ {print $2}' <<<"$text")
-  p50=$(awk '$1 == "50%" {print $2}' <<<"$text")
-  p99=$(awk '$1 == "99%" {print $2}' <<<"$text")
-  echo "$rps $p50 $p99"
-}
-etag_of() { curl -s -D- -o /dev/null "$1" | awk 'tolower($1) == "etag:" {print $2}' | tr -d '\r'; }
 
 echo "== HTTP (wrk -t2, ${DURATION} s each, median of $RUNS; times in ms; nginx: 1 worker, same bodies from files;" \
   "$( ((${#SERVER_CPU[@]})) && echo "server on CPU 0, wrk on CPU 1" || echo "not pinned"))"
@@ -198,51 +159,9 @@ kill "$SNAP_PID"
 LIVE_READY_MS=- LIVE_READY_CPU_MS=- LIVE_NLOHMANN_MS=- LIVE_RSS=- CACHE_KB=- LIVE_RSS_POLLED=- GO_RSS=- GO_SYNC=- REST_LINE=- CHURN_LINE=- BURST_LINE=-
 if [[ $LIVE == 1 ]]; then
   echo "== live mode (test API server)"
-  TESTCLUSTER=$ROOT/tests/apiserver/bin/testcluster
-  [[ -x "$TESTCLUSTER" ]] || tests/apiserver/build.sh
-  TC_DIR=$OUT/testcluster
-  # The CRDs of every kind gen_cluster.py writes, pinned in tests/upstream/go.mod.
-  CRD_DIRS=("${KUEUE_CRDS:-$("$ROOT/tests/upstream/fetch.sh" crds/kueue)}")
-  OPERATOR_CRDS=$("$ROOT/tests/upstream/fetch.sh" crds/jobset crds/kuberay crds/kserve crds/gpu-operator)
-  mapfile -t -O 1 CRD_DIRS <<<"$OPERATOR_CRDS"
-  crd_names() {  # DIR... -> the name of every CRD in their *.yaml / *.yml files
-    find "$@" -maxdepth 1 \( -name '*.yaml' -o -name '*.yml' \) -exec awk '
-      /^---/ { crd = 0; meta = 0 } /^kind: CustomResourceDefinition/ { crd = 1 }
-      /^metadata:/ { meta = crd; next } /^[^ ]/ { meta = 0 } meta && /^  name:/ { print $2; meta = crd = 0 }' {} +
-  }
-  DUPLICATE_CRDS=$(crd_names "${CRD_DIRS[@]}" | sort | uniq -d)
-  [[ -z "$DUPLICATE_CRDS" ]] || { echo "bench/scale: CRDs defined in more than one folder: $DUPLICATE_CRDS"; exit 1; }
-  load_id() {  # what a loaded etcd holds: the cluster files, the CRD folders and the loader, one line each
-    (cd "$OUT/cluster" && sha256sum -- *.json)
-    for dir in "${CRD_DIRS[@]}"; do
-      echo "$(find "$dir" -maxdepth 1 \( -name '*.yaml' -o -name '*.yml' \) | LC_ALL=C sort | xargs cat | sha256sum |
-        cut -d' ' -f1)  crds ${dir##*/}"
-    done
-    echo "$(sha256sum <bench/scale/load.py | cut -d' ' -f1)  load.py"
-  }
-  LOAD_ID=$(load_id)
-  # etcd data loaded from other files or CRDs, or whose load did not finish, is not reused: an
-  # object missing or stale there would go unnoticed in every measurement.
-  if [[ -d "$TC_DIR" && "$(cat "$TC_DIR/loaded" 2>/dev/null)" != "$LOAD_ID" ]]; then
-    echo "$TC_DIR holds another load (or an unfinished one): loading again into a fresh dir"
-    rm -rf "$TC_DIR"
-  fi
-  rm -f "$TC_DIR/ready"  # a supervisor killed earlier leaves it behind
-  CRD_FLAGS=()
-  for dir in "${CRD_DIRS[@]}"; do CRD_FLAGS+=(--crds "$dir"); done
-  "$TESTCLUSTER" --dir "$TC_DIR" "${CRD_FLAGS[@]}" >"$OUT/testcluster.log" 2>&1 &
-  TC_PID=$!
-  PIDS+=("$TC_PID")
-  until [[ -f "$TC_DIR/ready" ]]; do
-    kill -0 "$TC_PID" 2>/dev/null || { echo "testcluster exited:"; tail -20 "$OUT/testcluster.log"; exit 1; }
-    sleep 0.5
-  done
-  if [[ ! -f "$TC_DIR/loaded" ]]; then
-    echo "== loading the cluster into the test API server (once: kept in $TC_DIR, marked in loaded)"
-    python3 bench/scale/load.py "$OUT/cluster" "$TC_DIR/cluster.env" && printf '%s\n' "$LOAD_ID" >"$TC_DIR/loaded"
-  fi
-  # shellcheck disable=SC1091
-  source "$TC_DIR/cluster.env"
+  # shellcheck source=bench/scale/test_cluster.sh
+  source bench/scale/test_cluster.sh
+  start_test_cluster
   LIVE_PORT=18312
   START=$(now_ms)
   # As issue 11 measured it: with the kueue-workloads category on, so the Workloads are watched
@@ -340,6 +259,11 @@ PY
   echo "$GO_LINE"
   GO_RSS=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' <<<"$GO_LINE")
   GO_SYNC=$(sed -n 's/.*synced_seconds=\([0-9.]*\).*/\1/p' <<<"$GO_LINE")
+  # The same HTTP rows as deployed: auth and TLS on (issue 37); it starts the test API server again.
+  kill "$TC_PID"
+  wait "$TC_PID" 2>/dev/null || true
+  echo "== as deployed: --auth=kubernetes and TLS (bench/scale/auth_tls.sh)"
+  SEXTANTD=$SEXTANTD OUT=$OUT ENVELOPE=${ENVELOPE:-0} bench/scale/auth_tls.sh | tee "$OUT/auth-tls.txt"
 fi
 
 echo "== summary ($(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
