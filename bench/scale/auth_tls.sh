@@ -18,21 +18,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
-OUT=${OUT:-$ROOT/build-$([[ "${ENVELOPE:-0}" == 1 ]] && echo envelope || echo scale)}
-DURATION=${DURATION:-4}
-RUNS=${RUNS:-3}
+# shellcheck source=bench/scale/bench_lib.sh
+source bench/scale/bench_lib.sh
+bench_setup
 SEXTANTD=${SEXTANTD:?name the sextantd binary to measure}
 HERE=$OUT/auth-tls
 mkdir -p "$HERE"
-SERVER_CPU=() CLIENT_CPU=()
-if [[ "${PIN:-1}" == 1 && $(nproc) -ge 2 ]]; then
-  SERVER_CPU=(taskset -c 0) CLIENT_CPU=(taskset -c 1)
-fi
-PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; }
-trap cleanup EXIT
-# shellcheck source=bench/scale/bench_lib.sh
-source bench/scale/bench_lib.sh
 WRK_OUT=$HERE/wrk.txt
 : >"$WRK_OUT"
 
@@ -96,23 +87,7 @@ echo "== nginx over TLS (1 worker), each caller's bytes from files"
 NGINX_PORT=18323
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
   -keyout "$HERE/nginx.key" -out "$HERE/nginx.crt" 2>/dev/null
-cat >"$HERE/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $HERE/nginx.pid;
-error_log $HERE/nginx-error.log;
-events { worker_connections 2048; }
-http {
-  access_log off; sendfile on; tcp_nopush on; keepalive_requests 10000000; keepalive_timeout 60;
-  server {
-    listen 127.0.0.1:$NGINX_PORT ssl; root $WWW; default_type application/json; etag on;
-    ssl_certificate $HERE/nginx.crt; ssl_certificate_key $HERE/nginx.key;
-  }
-}
-CONF
-"${SERVER_CPU[@]}" nginx -c "$HERE/nginx.conf" &
-PIDS+=("$!")
-sleep 0.5
+start_nginx "$HERE" "$WWW" "127.0.0.1:$NGINX_PORT ssl" "ssl_certificate $HERE/nginx.crt; ssl_certificate_key $HERE/nginx.key;"
 
 ROWS=$HERE/rows.txt
 : >"$ROWS"

@@ -2,6 +2,22 @@
 # What the benchmarks under bench/scale share, sourced: process figures, medians of runs, and wrk
 # runs. wrk runs need RUNS, DURATION, WRK_OUT (every run's whole output is appended there) and
 # CLIENT_CPU (the taskset prefix wrk runs under; empty: not pinned).
+
+# What every run under bench/scale starts with: OUT (build-scale, or build-envelope with
+# ENVELOPE=1), RUNS and DURATION; the server (sextantd or nginx) pinned to CPU 0 and wrk to CPU 1
+# (PIN=0, or one core: not pinned); and every pid added to PIDS killed on exit.
+bench_setup() {
+  OUT=${OUT:-$ROOT/build-$([[ "${ENVELOPE:-0}" == 1 ]] && echo envelope || echo scale)}
+  DURATION=${DURATION:-4}
+  RUNS=${RUNS:-3}
+  SERVER_CPU=() CLIENT_CPU=()
+  if [[ "${PIN:-1}" == 1 && $(nproc) -ge 2 ]]; then
+    SERVER_CPU=(taskset -c 0) CLIENT_CPU=(taskset -c 1)
+  fi
+  PIDS=()
+  trap kill_started EXIT
+}
+kill_started() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 now_ms() { date +%s%3N; }
 wait_ready() {  # port -> ms until /readyz 200 (from $START)
@@ -67,4 +83,26 @@ generate_cluster() {
   else
     python3 bench/scale/gen_cluster.py "$OUT/cluster" --scale "${SCALE:-1}"
   fi
+}
+# dir www listen [directive...] -> starts nginx on the server's CPU, as the reference each
+# benchmark sets the daemon against: 1 worker, keep-alive, the bodies in www served as files with
+# ETags; its conf, pid and errors in dir; the directives (TLS) added to its server. Adds its pid
+# to PIDS.
+start_nginx() {
+  local dir=$1 www=$2 listen=$3
+  shift 3
+  cat >"$dir/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $dir/nginx.pid;
+error_log $dir/nginx-error.log;
+events { worker_connections 2048; }
+http {
+  access_log off; sendfile on; tcp_nopush on; keepalive_requests 10000000; keepalive_timeout 60;
+  server { listen $listen; root $www; default_type application/json; etag on; $* }
+}
+CONF
+  "${SERVER_CPU[@]}" nginx -c "$dir/nginx.conf" &
+  PIDS+=("$!")
+  sleep 0.5
 }

@@ -26,21 +26,14 @@ cd "$(dirname "$0")/../.."
 ROOT=$PWD
 # ENVELOPE=1: the Kubernetes scalability envelope (gen_cluster.py --envelope: 5 000 Nodes, 150 000
 # Pods, ...) in build-envelope, instead of the production-scale cluster in build-scale.
-OUT=${OUT:-$ROOT/build-$([[ "${ENVELOPE:-0}" == 1 ]] && echo envelope || echo scale)}
-DURATION=${DURATION:-4}
-RUNS=${RUNS:-3}
+# shellcheck source=bench/scale/bench_lib.sh
+source bench/scale/bench_lib.sh
+bench_setup
 CACHE=${SEXTANT_CACHE:-$HOME/.cache/sextant}
 LIVE=1
 [[ "${1:-}" == "--no-live" ]] && LIVE=0
 scripts/install-deps.sh --bench  # wrk, nginx, and what the build and the test API server need
 mkdir -p "$OUT"
-SERVER_CPU=() CLIENT_CPU=()
-if [[ "${PIN:-1}" == 1 && $(nproc) -ge 2 ]]; then
-  SERVER_CPU=(taskset -c 0) CLIENT_CPU=(taskset -c 1)
-fi
-PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; }
-trap cleanup EXIT
 
 if [[ -z "${BUILD_DIR:-}" ]]; then  # BUILD_DIR: a build that has sextantd and parse_bench already
   echo "== build (Release)"
@@ -49,8 +42,6 @@ if [[ -z "${BUILD_DIR:-}" ]]; then  # BUILD_DIR: a build that has sextantd and p
   cmake --build "$BUILD_DIR" -j2 --target sextantd parse_bench >/dev/null
 fi
 SEXTANTD=$BUILD_DIR/cmd/sextantd/sextantd
-# shellcheck source=bench/scale/bench_lib.sh
-source bench/scale/bench_lib.sh
 generate_cluster
 du -sh "$OUT/cluster" | sed 's/^/cluster files: /'
 
@@ -101,20 +92,7 @@ for name in "${!TARGET[@]}"; do
   printf '%-10s %8d bytes\n' "$name" "$(stat -c %s "$WWW/$name.json")"
 done
 NGINX_PORT=18313  # not the snapshot daemon's probe port (18311)
-cat >"$OUT/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $OUT/nginx.pid;
-error_log $OUT/nginx-error.log;
-events { worker_connections 2048; }
-http {
-  access_log off; sendfile on; tcp_nopush on; keepalive_requests 10000000; keepalive_timeout 60;
-  server { listen 127.0.0.1:$NGINX_PORT; root $WWW; default_type application/json; etag on; }
-}
-CONF
-"${SERVER_CPU[@]}" nginx -c "$OUT/nginx.conf" &
-PIDS+=("$!")
-sleep 0.5
+start_nginx "$OUT" "$WWW" "127.0.0.1:$NGINX_PORT"
 
 WRK_OUT=$OUT/wrk.txt
 : >"$WRK_OUT"

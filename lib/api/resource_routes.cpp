@@ -52,6 +52,18 @@ std::shared_ptr<const list_model> current_model(daemon_state& state, const secti
   return slot.model;
 }
 
+// Renders a page for about `budget`; once done, its view, stamped with what its model read.
+std::optional<rendered_view> page_view(list_page_render& page, const list_model& model,
+                                       std::chrono::microseconds budget) {
+  if (!page.step(budget)) {
+    return std::nullopt;
+  }
+  rendered_view view;
+  view.body = std::make_shared<const std::string>(page.take());
+  view.stamp = model.stamp;
+  return view;
+}
+
 // One caller's list page: the model first (shared), then the caller's cut of it, or the whole
 // cached page when the caller may read all of it. A cut is an answer of its own in the view
 // cache, shared by every caller whose cut is the same (cut_identity): the caller of one
@@ -134,13 +146,7 @@ std::unique_ptr<answer_work> api_router::list_route(const api_request& request, 
                       }
                       at->page = std::make_unique<list_page_render>(at->model, query, list_path);
                     }
-                    if (!at->page->step(budget)) {
-                      return std::nullopt;
-                    }
-                    rendered_view view;
-                    view.body = std::make_shared<const std::string>(at->page->take());
-                    view.stamp = at->model->stamp;
-                    return view;
+                    return page_view(*at->page, *at->model, budget);
                   });
   };
   if (!access_) {
@@ -174,13 +180,7 @@ std::unique_ptr<answer_work> api_router::list_route(const api_request& request, 
                        if (!at->page) {
                          at->page = std::make_unique<list_page_render>(at->model, query, list_path, std::move(at->cut));
                        }
-                       if (!at->page->step(budget)) {
-                         return std::nullopt;
-                       }
-                       rendered_view view;
-                       view.body = std::make_shared<const std::string>(at->page->take());
-                       view.stamp = at->model->stamp;
-                       return view;
+                       return page_view(*at->page, *at->model, budget);
                      });
   };
   return std::make_unique<caller_list_work>(
