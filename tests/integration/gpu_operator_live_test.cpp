@@ -488,8 +488,11 @@ TEST_CASE("the GPU Operator's precompiled driver DaemonSet and NVIDIA Driver obj
                  [](const json& ds) { return ds.is_null(); })
             .is_null());
 
-  json waiting = wait_for([&] { return get_object(admin, drivers + "/default"); },
-                          [](const json& d) { return state_of(d) == "notReady"; });
+  // The operator writes the state first and its conditions in a later status update (CI saw
+  // state notReady with no conditions yet).
+  json waiting = wait_for(
+      [&] { return get_object(admin, drivers + "/default"); },
+      [](const json& d) { return state_of(d) == "notReady" && !condition_of(d, "Error").value("reason", "").empty(); });
   INFO(waiting.dump());
   CHECK(condition_of(waiting, "Error").value("reason", "") == "DriverNotReady");
   CHECK(condition_of(waiting, "Error").value("message", "") == "Waiting for driver pod to be ready");
