@@ -19,6 +19,8 @@
 #include "api/route_answers.hpp"
 #include "api/route_match.hpp"
 #include "api/view_cache.hpp"
+#include "auth/cut_memo.hpp"
+#include "util/key_encoding.hpp"
 #include "util/masking/view_strings.hpp"
 #include "util/object_names.hpp"
 
@@ -39,31 +41,13 @@ api_response from_cache(const cached_answer& answer, const std::string& route) {
   return response;
 }
 
-using hider = join_hider;
-
-// A cached answer as one caller gets it: the shared bytes, or, when it joins objects the caller
-// may not read, a copy with those entries replaced (auth/caller_cuts).
-api_response caller_copy(const cached_answer& answer, const std::string& route, const hider& hidden) {
-  api_response response = from_cache(answer, route);
-  if (!answer.joins || !answer.body) {
-    return response;
-  }
-  if (std::optional<std::string> cut = cut_joins(*answer.body, *answer.joins, hidden)) {
-    // Never gzipped: answers cut per caller are cached uncompressed (api_router::gzip_cached).
-    response.body = std::move(*cut);
-    response.shared_body.reset();
-    response.etag.clear();
-    response.gzipped = false;
-  }
-  return response;
-}
-
 // An answer from the view cache, or from the shared job rendering it.
 class cached_work final : public answer_work {
  public:
-  // `hidden`: the caller's cut of joined entries; empty when every caller sees everything.
-  cached_work(std::shared_ptr<answer_job> job, std::string route, log_throttle& failures_logged, hider hidden = {})
-      : job_(std::move(job)), route_(std::move(route)), failures_logged_(failures_logged), hidden_(std::move(hidden)) {}
+  // `copy`: the answer as the caller gets it.
+  using caller_copy = std::function<api_response(const cached_answer&)>;
+  cached_work(std::shared_ptr<answer_job> job, std::string route, log_throttle& failures_logged, caller_copy copy)
+      : job_(std::move(job)), route_(std::move(route)), failures_logged_(failures_logged), copy_(std::move(copy)) {}
   bool step(std::chrono::microseconds budget) override {
     try {
       return job_->step(budget);
@@ -81,14 +65,14 @@ class cached_work final : public answer_work {
       failed_->route = route_;
       return std::move(*failed_);
     }
-    return caller_copy(job_->result(), route_, hidden_);
+    return copy_(job_->result());
   }
 
  private:
   std::shared_ptr<answer_job> job_;
   std::string route_;
   log_throttle& failures_logged_;
-  hider hidden_;
+  caller_copy copy_;
   std::optional<api_response> failed_;
 };
 
@@ -354,17 +338,66 @@ std::unique_ptr<answer_work> api_router::cached_at(
     std::function<std::optional<rendered_view>(std::chrono::microseconds)> render) {
   const std::string key = answer_key(scope, gzip);
   view_cache& cache = *state_.views;
-  hider hidden;
-  if (access_) {
-    hidden = [cuts = &*cuts_](const join_span& span) { return cuts->hidden_for(span); };
-  }
   if (const cached_answer* hit = cache.find(key, state_)) {
     hit->stamp.ask_again(state_);
-    return answer_now(caller_copy(*hit, route, hidden));
+    return answer_now(caller_copy(*hit, route, key));
   }
   std::shared_ptr<answer_job> job =
       cache.job(key, [&] { return std::make_shared<answer_job>(cache, key, scope, gzip, tier, std::move(render)); });
-  return std::make_unique<cached_work>(std::move(job), route, state_.request_failures_logged, std::move(hidden));
+  // The router outlives the work: both end with the request.
+  return std::make_unique<cached_work>(
+      std::move(job), route, state_.request_failures_logged,
+      [this, route, key](const cached_answer& answer) { return caller_copy(answer, route, key); });
+}
+
+api_response api_router::caller_copy(const cached_answer& answer, const std::string& route, const std::string& key) {
+  api_response response = from_cache(answer, route);
+  if (!cuts_ || !answer.joins || !answer.body) {
+    return response;
+  }
+  // What the caller may not read of the joined objects: decided once per answer text and kept
+  // in the caller's memo while its decisions hold.
+  const std::string what = key_builder().add("joined").add(key).take();
+  const kept_cut* kept = cuts_->recalled(what, answer.body.get());
+  const joined_cut* decided = kept != nullptr ? std::get_if<joined_cut>(kept) : nullptr;
+  joined_cut fresh;
+  if (decided == nullptr) {
+    fresh = cuts_->hidden_joins(*answer.joins);
+    if (!cuts_->decided()) {
+      return response;  // never served: the request runs again once the questions are decided
+    }
+    cuts_->remember(what, answer.body, fresh);
+    decided = &fresh;
+  }
+  if (decided->identity.empty()) {
+    return response;
+  }
+  // The copy with those entries hidden is an answer of its own in the view cache, kept under
+  // what it hides and stamped as the answer it is cut from: every caller who may not read the
+  // same objects gets the same bytes, copied and hashed once per change.
+  view_cache& cache = *state_.views;
+  const std::string copy_key = key + key_builder().add("joined").add(decided->identity).take();
+  const cached_answer* copy = cache.find(copy_key, state_);
+  cached_answer made;
+  if (copy == nullptr) {
+    made.status = answer.status;
+    made.content_type = answer.content_type;
+    made.stamp = answer.stamp;
+    made.body = std::make_shared<const std::string>(
+        redact_joins(*answer.body, *answer.joins, [decided](const join_span& span) -> std::optional<std::string> {
+          auto it = decided->hidden.find(std::pair(span.type, span.namespace_));
+          return it == decided->hidden.end() ? std::nullopt : std::optional<std::string>(it->second);
+        }));
+    made.etag = etag_of(*made.body);
+    cache.store(copy_key, made, cache_tier::cuts);
+    copy = &made;
+  }
+  // Never gzipped: answers cut per caller are cached uncompressed (api_router::gzip_cached).
+  response.shared_body = copy->body;
+  response.body.clear();
+  response.etag = copy->etag;
+  response.gzipped = false;
+  return response;
 }
 
 bool api_router::gzip_cached(const api_request& request) const {

@@ -105,9 +105,12 @@ class api_router {
   std::optional<api_response> refused_made_of(const std::vector<kind_key>& made_of, const std::string& what);
   // The caller's cut of a list page: a refusal, the cut to render, or neither (the caller may read
   // the whole cached page).
-  caller_cut caller_page(const list_model& model, const resource_def& resource, const list_query& query,
-                         const std::string& route);
+  caller_cut caller_page(const std::shared_ptr<const list_model>& model, const resource_def& resource,
+                         const list_query& query, const std::string& route);
   std::string caller_metrics(std::string text);
+  // A cached answer (kept under `key`) as the caller gets it: the shared bytes, or, when it joins
+  // objects the caller may not read, a copy with those entries replaced by {"hidden": ...}.
+  api_response caller_copy(const cached_answer& answer, const std::string& route, const std::string& key);
 
   daemon_state& state_;
   request_access* access_ = nullptr;

@@ -28,10 +28,10 @@ std::optional<api_response> api_router::refused_made_of(const std::vector<kind_k
   return refusal_answer(cuts_->refused_made_of(made_of, what));
 }
 
-caller_cut api_router::caller_page(const list_model& model, const resource_def& resource, const list_query& query,
-                                   const std::string& route) {
-  list_decision decided =
-      cuts_->list_page(model.runs, listed_kind{resource.type, resource.plural, resource.namespaced}, query.namespace_);
+caller_cut api_router::caller_page(const std::shared_ptr<const list_model>& model, const resource_def& resource,
+                                   const list_query& query, const std::string& route) {
+  list_decision decided = cuts_->list_page(
+      model->runs, listed_kind{resource.type, resource.plural, resource.namespaced}, query.namespace_, model);
   if (decided.refusal) {
     api_response refusal = refusal_answer(*decided.refusal);
     if (decided.refusal_of_scope) {

@@ -13,6 +13,7 @@
 #include "api/resource_views.hpp"
 #include "api/route_answers.hpp"
 #include "api/view_cache.hpp"
+#include "auth/cut_memo.hpp"
 #include "util/key_encoding.hpp"
 #include "util/masking/view_strings.hpp"
 #include "util/object_names.hpp"
@@ -79,26 +80,37 @@ std::unique_ptr<answer_work> api_router::problems(const api_request& request, co
   // answer is kept under them (not under the caller), so that callers who may list the same
   // scopes share one rendering, and a caller polling gets it from the cache. A problem of a
   // scope not decided here (one that came since) is left out: a cut shows only what was asked.
-  const std::set<problem_scope> scopes = state_.problems.scopes(category);
-  auto shown = std::make_shared<std::set<problem_scope>>();
-  key_builder identity;
-  for (const problem_scope& scope : scopes) {
-    std::optional<bool> visible = cuts_->may_list(scope.first, scope.second);
-    if (visible && *visible) {
-      shown->insert(scope);
-      identity.add(scope.first.group).add(scope.first.kind).add(scope.second);
+  // The cut itself is kept in the caller's memo until the problems or its decisions change.
+  const std::string what = key_builder()
+                               .add("problems")
+                               .add(category ? "one" : "all")
+                               .add(category.value_or(std::string()))
+                               .add(std::to_string(state_.problems.generation()))
+                               .take();
+  problems_cut cut;
+  const kept_cut* kept = cuts_->recalled(what, nullptr);
+  if (const auto* found = kept != nullptr ? std::get_if<problems_cut>(kept) : nullptr) {
+    cut = *found;
+  } else {
+    auto shown = std::make_shared<std::set<problem_scope>>();
+    key_builder identity;
+    for (const problem_scope& scope : state_.problems.scopes(category)) {
+      std::optional<bool> visible = cuts_->may_list(scope.first, scope.second);
+      if (visible && *visible) {
+        shown->insert(scope);
+        identity.add(scope.first.group).add(scope.first.kind).add(scope.second);
+      }
     }
+    if (!access_->decided()) {
+      return fail(undecided());
+    }
+    cut = problems_cut{std::move(shown), sha256_hex(identity.text())};
+    cuts_->remember(what, nullptr, cut);
   }
-  if (!access_->decided()) {
-    return fail(undecided());
-  }
-  return cached_at(
-      answer_scope(target) + key_builder().add("cut").add(sha256_hex(identity.text())).take(), false, route,
-      cache_tier::cuts,
-      [state = &state_, category, shown = std::shared_ptr<const std::set<problem_scope>>(std::move(shown))](
-          std::chrono::microseconds) -> std::optional<rendered_view> {
-        return render_problems(*state, category, shown);
-      });
+  return cached_at(answer_scope(target) + key_builder().add("cut").add(cut.identity).take(), false, route,
+                   cache_tier::cuts,
+                   [state = &state_, category, shown = std::move(cut.shown)](std::chrono::microseconds)
+                       -> std::optional<rendered_view> { return render_problems(*state, category, shown); });
 }
 
 }  // namespace sextant

@@ -71,7 +71,7 @@ std::optional<rendered_view> page_view(list_page_render& page, const list_model&
 class caller_list_work final : public answer_work {
  public:
   using model_step = std::function<std::shared_ptr<const list_model>(std::chrono::microseconds)>;
-  using decide = std::function<caller_cut(const list_model&)>;
+  using decide = std::function<caller_cut(const std::shared_ptr<const list_model>&)>;
   using page = std::function<std::unique_ptr<answer_work>()>;
   using cut_page = std::function<std::unique_ptr<answer_work>(std::shared_ptr<const list_model>, list_cut)>;
 
@@ -86,7 +86,7 @@ class caller_list_work final : public answer_work {
     if (!model) {
       return false;
     }
-    caller_cut decided = decide_(*model);
+    caller_cut decided = decide_(model);
     if (decided.refusal) {
       answer_ = std::move(decided.refusal);
       return true;
@@ -167,7 +167,8 @@ std::unique_ptr<answer_work> api_router::list_route(const api_request& request, 
   }
   auto cut_page = [this, scope = answer_scope(target), route, query, list_path](std::shared_ptr<const list_model> model,
                                                                                 list_cut cut) {
-    std::string key_scope = scope + key_builder().add("cut").add(cut_identity(cut)).take();
+    std::string key_scope =
+        scope + key_builder().add("cut").add(cut.identity.empty() ? cut_identity(cut) : cut.identity).take();
     struct rendering {
       std::shared_ptr<const list_model> model;
       list_cut cut;
@@ -187,7 +188,7 @@ std::unique_ptr<answer_work> api_router::list_route(const api_request& request, 
       [state = &state_, owner = &owner, resource = &resource, list_path](std::chrono::microseconds budget) {
         return current_model(*state, *owner, *resource, list_path, budget);
       },
-      [this, resource = &resource, query, route](const list_model& model) {
+      [this, resource = &resource, query, route](const std::shared_ptr<const list_model>& model) {
         return caller_page(model, *resource, query, route);
       },
       std::move(whole_page), std::move(cut_page));

@@ -19,6 +19,7 @@
 #include "app/live_cluster.hpp"
 #include "auth/authenticator.hpp"
 #include "auth/authorizer.hpp"
+#include "auth/cut_memo.hpp"
 #include "auth/request_access.hpp"
 #include "http/self_signed_tls.hpp"
 #include "kube/connection_choice.hpp"
@@ -230,7 +231,8 @@ asio::awaitable<api_response> app::answer_caller(api_request request) {
     co_return router.complete(request, std::move(refusal));
   }
   request_access access(
-      *identity.who, [this](const caller& who, const access_check& check) { return authorizer_->known(who, check); });
+      *identity.who, [this](const caller& who, const access_check& check) { return authorizer_->known(who, check); },
+      cut_memo_.get());
   api_router router(*state_, &access);
   for (int round = 1;; ++round) {
     api_response response = co_await render(router, request);
@@ -294,6 +296,8 @@ void app::start_access_control() {
       invalid_token_budget{static_cast<double>(config_.invalid_tokens_per_minute), 10}, gate());
   authorizer_ = std::make_unique<authorizer>(io_.get_executor(), post,
                                              std::chrono::seconds(config_.access_cache_seconds), 65536, gate());
+  // A cut per caller, list and namespace asked for: as many as the callers polling at once.
+  cut_memo_ = std::make_unique<cut_memo>(std::chrono::seconds(config_.access_cache_seconds), 4096);
   spdlog::info("callers need a bearer token; they see only what their user may read");
 }
 

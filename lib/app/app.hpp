@@ -28,6 +28,7 @@ class document_poller;
 
 class authenticator;
 class authorizer;
+class cut_memo;
 class request_access;
 class api_router;
 
@@ -109,6 +110,7 @@ class app {
   std::unique_ptr<kube::document_poller> poller_;   // uses live_source_'s client, so is destroyed first
   std::unique_ptr<authenticator> authenticator_;    // --auth=kubernetes; use live_source_'s client
   std::unique_ptr<authorizer> authorizer_;
+  std::unique_ptr<cut_memo> cut_memo_;  // with authorizer_: the cuts decided from its decisions
 };
 
 }  // namespace sextant

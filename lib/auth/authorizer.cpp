@@ -17,12 +17,14 @@ namespace {
 constexpr std::size_t reviews_in_flight = 16;
 }  // namespace
 
-std::optional<bool> authorizer::known(const caller& who, const access_check& check) {
+std::optional<kept_decision> authorizer::known(const caller& who, const access_check& check) {
   if (!last_caller_ || !(last_caller_->first == who)) {
     last_caller_.emplace(who, caller_key(who));
   }
-  const bool* decision = decisions_.find(access_key(last_caller_->second, check), std::chrono::steady_clock::now());
-  return decision ? std::optional<bool>(*decision) : std::nullopt;
+  kept_decision::time until{};
+  const bool* decision =
+      decisions_.find(access_key(last_caller_->second, check), std::chrono::steady_clock::now(), &until);
+  return decision ? std::optional<kept_decision>(kept_decision(*decision, until)) : std::nullopt;
 }
 
 boost::asio::awaitable<undecided> authorizer::review(caller who, access_check check) {

@@ -17,6 +17,7 @@
 #include "auth/access_check.hpp"
 #include "auth/caller.hpp"
 #include "auth/expiring_cache.hpp"
+#include "auth/request_access.hpp"
 #include "auth/review_gate.hpp"
 #include "kube/api_client.hpp"
 #include "util/log_throttle.hpp"
@@ -37,8 +38,8 @@ class authorizer {
              std::size_t max_entries = 65536, review_gate gate = review_gate())
       : executor_(std::move(executor)), post_(std::move(post)), decisions_(ttl, max_entries), gate_(std::move(gate)) {}
 
-  // The cached decision, or nullopt.
-  std::optional<bool> known(const caller& who, const access_check& check);
+  // The cached decision and until when it is kept, or nullopt.
+  std::optional<kept_decision> known(const caller& who, const access_check& check);
   // Asks every question (several reviews in flight at once) and caches the answers; says what
   // went wrong when one got no usable answer (or was not sent), else its error is empty.
   boost::asio::awaitable<undecided> decide(caller who, std::vector<access_check> checks);

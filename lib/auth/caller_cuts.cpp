@@ -1,9 +1,11 @@
 #include "auth/caller_cuts.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 
+#include "auth/cut_memo.hpp"
 #include "util/key_encoding.hpp"
 #include "util/sha256.hpp"
 
@@ -49,29 +51,6 @@ std::string cut_identity(const list_cut& cut) {
   return sha256_hex(key.text());
 }
 
-std::optional<std::string> cut_joins(std::string_view text, const std::vector<join_span>& joins,
-                                     const join_hider& hidden) {
-  if (!hidden) {
-    return std::nullopt;
-  }
-  // One question per kind and namespace, however many entries name them (a Cluster Queue's
-  // details join every Workload waiting in it): each is a lookup in the caller's verdicts.
-  std::map<std::pair<kind_key, std::string>, std::optional<std::string>> asked;
-  const join_hider once = [&asked, &hidden](const join_span& span) {
-    auto [it, first] = asked.try_emplace(std::pair(span.type, span.namespace_));
-    if (first) {
-      it->second = hidden(span);
-    }
-    return it->second;
-  };
-  const bool cut =
-      std::any_of(joins.begin(), joins.end(), [&once](const join_span& span) { return once(span).has_value(); });
-  if (!cut) {
-    return std::nullopt;
-  }
-  return redact_joins(text, joins, once);
-}
-
 caller_cuts::caller_cuts(request_access& access, plural_lookup plural_of)
     : access_(access), plural_of_(std::move(plural_of)) {}
 
@@ -105,6 +84,27 @@ std::optional<std::string> caller_cuts::hidden_for(const join_span& span) {
   return hidden_sentence(plural, span.namespace_);
 }
 
+joined_cut caller_cuts::hidden_joins(const std::vector<join_span>& joins) {
+  joined_cut cut;
+  std::set<std::pair<kind_key, std::string>> asked;
+  for (const join_span& span : joins) {
+    if (asked.emplace(span.type, span.namespace_).second) {
+      if (std::optional<std::string> sentence = hidden_for(span)) {
+        cut.hidden.emplace(std::pair(span.type, span.namespace_), std::move(*sentence));
+      }
+    }
+  }
+  if (!cut.hidden.empty()) {
+    key_builder key;
+    key.count(cut.hidden.size());
+    for (const auto& [scope, sentence] : cut.hidden) {
+      key.add(scope.first.group).add(scope.first.kind).add(scope.second).add(sentence);
+    }
+    cut.identity = sha256_hex(key.text());
+  }
+  return cut;
+}
+
 std::optional<cut_refusal> caller_cuts::refused_made_of(const std::vector<kind_key>& made_of, const std::string& what) {
   // Every question in one round: each `may` notes what it cannot decide yet.
   std::vector<std::pair<std::string, std::optional<bool>>> allowed;
@@ -123,8 +123,47 @@ std::optional<cut_refusal> caller_cuts::refused_made_of(const std::vector<kind_k
   return std::nullopt;
 }
 
+const kept_cut* caller_cuts::recalled(const std::string& what, const void* source) {
+  cut_memo* memo = access_.memo();
+  return memo == nullptr ? nullptr
+                         : memo->find(key_builder().add(access_.caller_part()).add(what).text(), source,
+                                      std::chrono::steady_clock::now());
+}
+
+void caller_cuts::remember(const std::string& what, const std::shared_ptr<const void>& source, kept_cut cut) {
+  cut_memo* memo = access_.memo();
+  if (memo == nullptr || !access_.decided()) {
+    return;
+  }
+  memo->keep(key_builder().add(access_.caller_part()).add(what).text(), source, std::move(cut),
+             std::chrono::steady_clock::now(), access_.decisions_hold_until());
+}
+
 list_decision caller_cuts::list_page(const std::vector<namespace_run>& runs, const listed_kind& listed,
-                                     const std::optional<std::string>& asked_namespace) {
+                                     const std::optional<std::string>& asked_namespace,
+                                     const std::shared_ptr<const void>& model) {
+  if (!model) {
+    return decide_list_page(runs, listed, asked_namespace);
+  }
+  // The model names the kind and its runs; the namespace asked for, the rest.
+  const std::string what = key_builder()
+                               .add("list")
+                               .add(std::to_string(reinterpret_cast<std::uintptr_t>(model.get())))
+                               .add(asked_namespace ? "in" : "all")
+                               .add(asked_namespace.value_or(std::string()))
+                               .take();
+  if (const kept_cut* kept = recalled(what, model.get())) {
+    if (const auto* decided = std::get_if<list_decision>(kept)) {
+      return *decided;
+    }
+  }
+  list_decision decided = decide_list_page(runs, listed, asked_namespace);
+  remember(what, model, decided);
+  return decided;
+}
+
+list_decision caller_cuts::decide_list_page(const std::vector<namespace_run>& runs, const listed_kind& listed,
+                                            const std::optional<std::string>& asked_namespace) {
   const cut_refusal undecided{true, {}};
   list_cut cut;
   if (!listed.type.kind.empty()) {
@@ -193,6 +232,7 @@ list_decision caller_cuts::list_page(const std::vector<namespace_run>& runs, con
       return hidden_sentence(plural_of(span.type), span.namespace_);
     };
   }
+  cut.identity = cut_identity(cut);
   return {std::nullopt, false, std::move(cut)};
 }
 

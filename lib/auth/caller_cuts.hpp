@@ -9,11 +9,13 @@
 // "not allowed" wherever it would show something: such an answer is never served.
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "auth/access_check.hpp"
@@ -25,12 +27,6 @@ namespace sextant {
 
 // The sentence a joined entry is hidden behind for one caller, or nullopt when it is shown.
 using join_hider = std::function<std::optional<std::string>(const join_span&)>;
-
-// A rendered text as one caller gets it when it joins objects the caller may not read: each such
-// entry replaced by {"hidden": sentence}. Nullopt when the caller may read every joined entry (or
-// `hidden` is empty): the shared text is the caller's as it is.
-std::optional<std::string> cut_joins(std::string_view text, const std::vector<join_span>& joins,
-                                     const join_hider& hidden);
 
 // A run of consecutive items of one namespace, and the joined objects its items name (each kind
 // and namespace once): a caller's cut asks one question per run and per joined scope, never one
@@ -52,6 +48,8 @@ struct list_cut {
   // What `hidden` hides, when the cut was decided by caller_cuts::list_page: each joined scope
   // (kind, namespace) of the items shown that the caller may not read, with its sentence.
   std::map<std::pair<kind_key, std::string>, std::string> hidden_scopes;
+  // cut_identity(*this), made once by list_page (empty: not made yet).
+  std::string identity;
 };
 
 // What tells one decided cut from another: two cuts with the same identity make the same bytes of
@@ -82,6 +80,17 @@ struct list_decision {
   std::optional<list_cut> cut;
 };
 
+// What one caller may not read of the objects an answer joins: each kind and namespace it may
+// not read, with the sentence its entries are hidden behind, and what tells this set from another
+// (SHA-256, as cut_identity; empty when nothing is hidden: the shared answer is the caller's).
+struct joined_cut {
+  std::map<std::pair<kind_key, std::string>, std::string> hidden;
+  std::string identity;
+};
+
+struct problems_cut;
+using kept_cut = std::variant<list_decision, joined_cut, problems_cut>;
+
 class caller_cuts {
  public:
   // How the authorizer names a kind (its resource's plural).
@@ -95,18 +104,33 @@ class caller_cuts {
   std::optional<bool> may_list(const kind_key& type, const std::string& namespace_);
   // The sentence a joined entry is hidden behind, or nullopt when the caller may read it.
   std::optional<std::string> hidden_for(const join_span& span);
+  // What the caller may not read of the objects `joins` name, each kind and namespace asked once.
+  joined_cut hidden_joins(const std::vector<join_span>& joins);
   // The check of what a view is made of (resource_def::made_of): the caller must be let list
   // every kind cluster-wide. The refusal names the kind and `what` shows it.
   std::optional<cut_refusal> refused_made_of(const std::vector<kind_key>& made_of, const std::string& what);
   // The caller's cut of a page of `listed` whose items fall in `runs`; `asked_namespace`: the
-  // namespace the request names, if any.
+  // namespace the request names, if any. `model`: what the runs are read from; with it, a
+  // decided cut is kept in the request's cut memo and found there by the caller's next request
+  // on the same model.
   list_decision list_page(const std::vector<namespace_run>& runs, const listed_kind& listed,
-                          const std::optional<std::string>& asked_namespace);
+                          const std::optional<std::string>& asked_namespace,
+                          const std::shared_ptr<const void>& model = nullptr);
 
   std::string plural_of(const kind_key& type) const { return plural_of_(type); }
   bool decided() const { return access_.decided(); }
 
+  // The request's cut memo (request_access::memo), under this caller: the cut of `what` kept for
+  // `source` (null: none), or null when none is kept (or there is no memo).
+  const kept_cut* recalled(const std::string& what, const void* source);
+  // Keeps a cut of `what` decided in this request, until the first decision it was made from
+  // ends; nothing while a question of the request is not decided.
+  void remember(const std::string& what, const std::shared_ptr<const void>& source, kept_cut cut);
+
  private:
+  list_decision decide_list_page(const std::vector<namespace_run>& runs, const listed_kind& listed,
+                                 const std::optional<std::string>& asked_namespace);
+
   request_access& access_;
   plural_lookup plural_of_;
 };

@@ -19,8 +19,8 @@ class expiring_cache {
   expiring_cache(std::chrono::steady_clock::duration ttl, std::size_t max_entries)
       : ttl_(ttl), max_entries_(max_entries) {}
 
-  // The value while it has not expired; an expired one is dropped.
-  const Value* find(const std::string& key, time now) {
+  // The value while it has not expired (and, in `expires`, until when); an expired one is dropped.
+  const Value* find(const std::string& key, time now, time* expires = nullptr) {
     auto it = entries_.find(key);
     if (it == entries_.end()) {
       return nullptr;
@@ -29,6 +29,9 @@ class expiring_cache {
       order_.erase(it->second.position);
       entries_.erase(it);
       return nullptr;
+    }
+    if (expires != nullptr) {
+      *expires = it->second.expires;
     }
     return &it->second.value;
   }

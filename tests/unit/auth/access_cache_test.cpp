@@ -99,9 +99,13 @@ TEST_CASE("the authorizer asks each question once and a request notes what it la
   CHECK(reviews == 40);
   CHECK(most_in_flight > 1);  // side by side
   CHECK(most_in_flight <= 16);
+  const auto asked_by = std::chrono::steady_clock::now();
   CHECK(access.may(questions[0]) == std::optional<bool>(true));
   CHECK(access.may(questions[1]) == std::optional<bool>(false));
   CHECK(access.decided());
+  // What is decided from these holds until the first of them leaves the cache, a minute on.
+  CHECK(access.decisions_hold_until() <= asked_by + std::chrono::seconds(60));
+  CHECK(access.decisions_hold_until() > asked_by + std::chrono::seconds(50));
   // Decided already: nothing asked again.
   CHECK(kube::testing::run_to_end(io, decide.decide(alice, pending))->error.empty());
   CHECK(reviews == 40);

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "api/view_cache.hpp"
+#include "auth/cut_memo.hpp"
 #include "support/demo_daemon.hpp"
 
 using namespace sextant;
@@ -18,15 +19,25 @@ struct policy_daemon {
   // Another caller of `shared`'s daemon: what one caller's answers leave in its caches is what the
   // other's find there.
   policy_daemon(rule allowed, std::string user, policy_daemon& shared)
-      : demo_owned(shared.demo_owned), demo(*demo_owned), user_(std::move(user)), allowed_(std::move(allowed)) {}
+      : demo_owned(shared.demo_owned),
+        demo(*demo_owned),
+        memo(shared.memo),
+        user_(std::move(user)),
+        allowed_(std::move(allowed)) {}
 
   // The request run as app::answer runs it: again after each round of questions is decided.
   api_response ask(const std::string& method, const std::string& target, const std::string& body = {}) {
-    request_access access(caller{user_, "", {"system:authenticated"}, {}},
-                          [this](const caller& who, const access_check& check) -> std::optional<bool> {
-                            auto it = decided_.find(access_key(who, check));
-                            return it == decided_.end() ? std::nullopt : std::optional<bool>(it->second);
-                          });
+    request_access access(
+        caller{user_, "", {"system:authenticated"}, {}},
+        [this](const caller& who, const access_check& check) -> std::optional<bool> {
+          ++lookups;
+          if (!check.namespace_.empty()) {
+            ++namespaced_lookups;
+          }
+          auto it = decided_.find(access_key(who, check));
+          return it == decided_.end() ? std::nullopt : std::optional<bool>(it->second);
+        },
+        memo.get());
     for (int round = 0; round < 5; ++round) {
       api_router router(demo.state, &access);
       api_response response = router.handle({method, target, "", body});
@@ -48,7 +59,11 @@ struct policy_daemon {
 
   std::shared_ptr<testing::demo_daemon> demo_owned = std::make_shared<testing::demo_daemon>(true);
   testing::demo_daemon& demo = *demo_owned;
-  int questions = 0;
+  // The app's memo of decided cuts, shared by the callers of one daemon; none unless set.
+  std::shared_ptr<cut_memo> memo;
+  int questions = 0;           // asked of the policy (SubjectAccessReviews)
+  int lookups = 0;             // looked up in the decisions
+  int namespaced_lookups = 0;  // of them, about one namespace: what a cut asks per namespace or joined scope
 
  private:
   std::string user_ = "alice";
@@ -270,4 +285,38 @@ TEST_CASE("a section route needs the permission it declares", "[auth]") {
   policy_daemon reader(
       [](const access_check& check) { return check.resource == "jobs" && check.namespace_ == "team-a"; });
   CHECK(reader.get("/api/v1/kueue/queue/jobs/team-a/train-llm").first == all_status);
+}
+
+TEST_CASE("a caller's repeated request is cut from its memo, with the bytes a fresh cut gives", "[auth][cut_memo]") {
+  policy_daemon alice(alice_may);
+  alice.memo = std::make_shared<cut_memo>(std::chrono::minutes(5), 64);
+  policy_daemon bob(
+      [](const access_check& check) {
+        return check.group == "kueue.x-k8s.io" && (check.namespace_ == "team-b" || check.resource == "clusterqueues");
+      },
+      "bob", alice);
+  for (const std::string target : {"/api/v1/kueue/workloads", "/api/v1/kueue/workloads?limit=1",
+                                   "/api/v1/kueue/clusterqueues/gpu-shared", "/api/v1/problems"}) {
+    INFO(target);
+    api_response first = alice.ask("GET", target);
+    REQUIRE(first.status == 200);
+    REQUIRE(alice.namespaced_lookups > 0);  // her cut asked about namespaces
+    // Asked again: her cut comes from the memo, not one question per namespace or joined scope.
+    const int namespaced = alice.namespaced_lookups;
+    api_response again = alice.ask("GET", target);
+    CHECK(alice.namespaced_lookups == namespaced);
+    CHECK(again.body == first.body);
+    CHECK(again.etag == first.etag);
+    // The same bytes as a cut decided afresh, without a memo.
+    policy_daemon fresh(alice_may, "alice", alice);
+    fresh.memo.reset();
+    api_response decided = fresh.ask("GET", target);
+    CHECK(decided.body == first.body);
+    CHECK(decided.etag == first.etag);
+    // Another caller with other rights, on the same memo: a cut of his own, never hers.
+    api_response bobs = bob.ask("GET", target);
+    REQUIRE(bobs.status == 200);
+    CHECK(bobs.body != first.body);
+    CHECK(alice.ask("GET", target).body == first.body);
+  }
 }
