@@ -10,7 +10,9 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include "http_exchange.hpp"
 #include "kube/url.hpp"
+#include "plain_connection.hpp"
 
 namespace sextant::integration {
 namespace net = boost::asio;
@@ -78,94 +80,47 @@ answer admin_client::send(const std::string& method, const std::string& path, co
         return answer{0, {}, "connect: " + ec.message()};
       }
     }
-    http::request<http::string_body> request{http::string_to_verb(method), path, 11};
-    request.set(http::field::host, impl_->server.authority());
-    request.set(http::field::authorization, "Bearer " + impl_->token);
-    request.set(http::field::accept, "application/json");
-    if (body != nullptr) {
-      request.set(http::field::content_type, "application/json");
-      request.body() = *body;
-    }
-    request.prepare_payload();
-    http::write(*impl_->stream, request, ec);
-    http::response_parser<http::string_body> parser;
-    parser.body_limit(std::uint64_t{1} << 30);
-    if (!ec) {
-      http::read(*impl_->stream, impl_->buffer, parser, ec);
-    }
-    if (ec) {
+    bool keep_alive = false;
+    answer got =
+        exchange(*impl_->stream, impl_->buffer, method, impl_->server.authority(), path,
+                 {{"Authorization", "Bearer " + impl_->token}, {"Accept", "application/json"}}, body, keep_alive);
+    if (got.status == 0 && attempt == 0) {
       impl_->stream.reset();
-      if (attempt == 0) {
-        continue;  // the server closed an idle connection
-      }
-      return answer{0, {}, method + " " + path + ": " + ec.message()};
+      continue;  // the server closed an idle connection
     }
-    if (!parser.get().keep_alive()) {
+    if (!keep_alive) {
       impl_->stream.reset();
     }
-    return answer{static_cast<int>(parser.get().result_int()),
-                  parser.get().body(),
-                  {},
-                  std::string(parser.get()[http::field::retry_after])};
+    return got;
   }
   return answer{0, {}, "unreachable"};
 }
 
 namespace {
 
-// One plain-HTTP request with an empty body on a fresh connection: the control port and
-// sextantd's own API both speak it.
-answer plain_http(http::verb verb, const std::string& base_url, const std::string& path, const std::string& token = {},
-                  const std::string* body = nullptr) {
-  const std::string what = std::string(http::to_string(verb)) + " " + path + ": ";
-  kube::url base = *kube::parse_url(base_url).value;
-  net::io_context io;
-  beast::tcp_stream stream(io);
-  beast::error_code ec;
-  tcp::resolver resolver(io);
-  stream.connect(resolver.resolve(base.host, base.port, ec), ec);
-  if (ec) {
-    return answer{0, {}, what + ec.message()};
-  }
-  http::request<http::string_body> request{verb, path, 11};
-  request.set(http::field::host, base.authority());
+// One plain-HTTP request on a fresh connection: the control port and sextantd's own API.
+answer plain_http(const std::string& method, const std::string& base_url, const std::string& path,
+                  const std::string& token = {}, const std::string* body = nullptr) {
+  plain_connection::headers headers;
   if (!token.empty()) {
-    request.set(http::field::authorization, "Bearer " + token);
+    headers.emplace_back("Authorization", "Bearer " + token);
   }
-  if (body != nullptr) {
-    request.set(http::field::content_type, "application/json");
-    request.body() = *body;
-  }
-  request.prepare_payload();
-  http::write(stream, request, ec);
-  beast::flat_buffer buffer;
-  http::response_parser<http::string_body> parser;
-  parser.body_limit(std::uint64_t{1} << 30);
-  if (!ec) {
-    http::read(stream, buffer, parser, ec);
-  }
-  if (ec) {
-    return answer{0, {}, what + ec.message()};
-  }
-  return answer{static_cast<int>(parser.get().result_int()),
-                parser.get().body(),
-                {},
-                std::string(parser.get()[http::field::retry_after])};
+  return plain_connection(base_url).send(method, path, headers, body);
 }
 
 }  // namespace
 
 answer control_post(const std::string& control_url, const std::string& path) {
-  return plain_http(http::verb::post, control_url, path);
+  return plain_http("POST", control_url, path);
 }
 
 answer http_get(const std::string& base_url, const std::string& path) {
-  return plain_http(http::verb::get, base_url, path);
+  return plain_http("GET", base_url, path);
 }
 
 answer http_as(const std::string& token, const std::string& method, const std::string& base_url,
                const std::string& path, const std::string& body) {
-  return plain_http(http::string_to_verb(method), base_url, path, token, method == "GET" ? nullptr : &body);
+  return plain_http(method, base_url, path, token, method == "GET" ? nullptr : &body);
 }
 
 }  // namespace sextant::integration

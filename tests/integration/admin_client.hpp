@@ -14,6 +14,7 @@ struct answer {
   std::string text;
   std::string error;
   std::string retry_after{};  // the Retry-After header, "" when none
+  std::string etag{};         // the ETag header, "" when none
 
   bool ok() const { return status >= 200 && status < 300; }
   json body() const;

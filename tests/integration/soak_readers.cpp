@@ -4,80 +4,9 @@
 #include <optional>
 #include <random>
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-
-#include "kube/url.hpp"
+#include "plain_connection.hpp"
 
 namespace sextant::integration {
-namespace net = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-using tcp = net::ip::tcp;
-
-struct api_connection::impl {
-  net::io_context io;
-  std::optional<beast::tcp_stream> stream;
-  beast::flat_buffer buffer;
-  kube::url base;
-};
-
-api_connection::api_connection(const std::string& base_url) : impl_(std::make_unique<impl>()) {
-  impl_->base = *kube::parse_url(base_url).value;
-}
-
-api_connection::~api_connection() = default;
-
-namespace {
-
-std::string etag_of(const http::response<http::string_body>& response) {
-  const auto etag = response[http::field::etag];
-  return std::string(etag.data(), etag.size());
-}
-
-}  // namespace
-
-api_connection::reply api_connection::get(const std::string& path, const std::string& if_none_match) {
-  beast::error_code ec;
-  if (!impl_->stream) {
-    impl_->stream.emplace(impl_->io);
-    tcp::resolver resolver(impl_->io);
-    impl_->stream->connect(resolver.resolve(impl_->base.host, impl_->base.port, ec), ec);
-    if (ec) {
-      impl_->stream.reset();
-      return reply{0, {}, {}, "connect: " + ec.message()};
-    }
-  }
-  // A daemon that stopped answering must not hang the reader past the next round.
-  impl_->stream->expires_after(std::chrono::seconds(30));
-  http::request<http::empty_body> request{http::verb::get, path, 11};
-  request.set(http::field::host, impl_->base.authority());
-  request.set(http::field::accept_encoding, "identity");
-  if (!if_none_match.empty()) {
-    request.set(http::field::if_none_match, if_none_match);
-  }
-  http::write(*impl_->stream, request, ec);
-  http::response_parser<http::string_body> parser;
-  parser.body_limit(std::uint64_t{1} << 30);
-  if (!ec) {
-    http::read(*impl_->stream, impl_->buffer, parser, ec);
-  }
-  if (ec) {
-    impl_->stream.reset();
-    impl_->buffer.clear();
-    return reply{0, {}, {}, "GET " + path + ": " + ec.message()};
-  }
-  const auto& response = parser.get();
-  reply out{static_cast<int>(response.result_int()), response.body(), etag_of(response), {}};
-  if (!response.keep_alive()) {
-    impl_->stream.reset();
-    impl_->buffer.clear();
-  }
-  return out;
-}
 
 namespace {
 
@@ -135,19 +64,24 @@ bool soak_readers::pause_for(std::chrono::milliseconds pause) const {
 }
 
 void soak_readers::poll(unsigned seed) {
-  api_connection connection(base_url_);
+  // A daemon that stopped answering must not hang the reader past the next round.
+  plain_connection connection(base_url_, std::chrono::seconds(30));
   std::mt19937 random(seed);
   // What this front-end shows: per page, the ETag and body of its last full answer.
   std::map<std::string, std::pair<std::string, std::string>> shown;
   auto fetch = [&](const std::string& path) -> std::string {
     auto& [etag, body] = shown[path];
-    api_connection::reply got = connection.get(path, etag);
+    plain_connection::headers headers{{"Accept-Encoding", "identity"}};
+    if (!etag.empty()) {
+      headers.emplace_back("If-None-Match", etag);
+    }
+    answer got = connection.send("GET", path, headers);
     requests_.fetch_add(1);
     if (got.status == 304) {
       not_modified_.fetch_add(1);
     } else if (got.status == 200) {
       etag = got.etag;
-      body = std::move(got.body);
+      body = std::move(got.text);
     } else if (got.status == 0 || got.status >= 500) {
       failed_.fetch_add(1);
     }
@@ -177,9 +111,9 @@ void soak_readers::poll(unsigned seed) {
 }
 
 void soak_readers::scrape() {
-  api_connection connection(base_url_);
+  plain_connection connection(base_url_, std::chrono::seconds(30));
   while (pause_for(options_.scrape_every)) {
-    api_connection::reply got = connection.get("/metrics");
+    answer got = connection.send("GET", "/metrics");
     scrapes_.fetch_add(1);
     if (got.status != 200) {
       failed_.fetch_add(1);

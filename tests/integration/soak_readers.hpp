@@ -12,27 +12,6 @@
 
 namespace sextant::integration {
 
-// One keep-alive HTTP/1.1 connection to the daemon, opened again after any error.
-class api_connection {
- public:
-  explicit api_connection(const std::string& base_url);
-  ~api_connection();
-  api_connection(const api_connection&) = delete;
-  api_connection& operator=(const api_connection&) = delete;
-
-  struct reply {
-    int status = 0;  // 0: no answer (error says why)
-    std::string body;
-    std::string etag;
-    std::string error;
-  };
-  reply get(const std::string& path, const std::string& if_none_match = {});
-
- private:
-  struct impl;
-  std::unique_ptr<impl> impl_;
-};
-
 struct reader_options {
   int frontends = 8;
   std::chrono::milliseconds poll_every{2000};  // one round of pages per front-end
