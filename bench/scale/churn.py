@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Changes Workloads in the test API server, as Kueue would, and measures how sextantd follows.
+"""Changes Workloads in the test API server, as Kueue would (or Pods, as the scheduler would), and
+measures how sextantd follows.
 
     churn.py CLUSTER_DIR CLUSTER_ENV DAEMON_URL DAEMON_PID MODE [ARGS]
 
@@ -11,10 +12,17 @@ Modes (each prints one line of key=value results):
                          sextant_watch_events_total follows, and its CPU seconds per 1000 events
   lag SAMPLES            write a marker into one pending Workload's QuotaReserved message, then
                          poll its details until the view shows it; median and p90 over SAMPLES
+  relist                 the Pods listed again after a 410, as after a long watch outage: etcd
+                         compacted and the API server restarted (its control endpoint), so the
+                         daemon's watch version is too old; the seconds until the Pods are synced
+                         again, and the daemon's RSS before, at its peak during the relist and after
+  pod-churn RATE SECONDS as churn, writing Pods: the PodScheduled message of pending Pods, as the
+                         scheduler writes it when it still cannot place them (the envelope's
+                         150 000 Pods: what changes most in a large cluster)
 
 Every write changes the QuotaReserved message of a pending Workload (the one condition such a
-Workload has), through the status subresource, with a merge patch. Loopback only; every loop is
-bounded in count and time.
+Workload has), or the PodScheduled message of a pending Pod, through the status subresource, with
+a merge patch. Loopback only; every loop is bounded in count and time.
 """
 import http.client
 import json
@@ -39,12 +47,96 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
 
 
+class Workloads:
+    """Pending Workloads, written as Kueue does when quota is still short."""
+    file, resource = "workloads.json", "workloads"
+
+    @staticmethod
+    def pending(item):
+        conditions = item.get("status", {}).get("conditions", [])
+        return any(c["type"] == "QuotaReserved" and c["status"] == "False" for c in conditions)
+
+    @staticmethod
+    def status_path(ns, name):
+        return f"/apis/kueue.x-k8s.io/v1beta2/namespaces/{ns}/workloads/{name}/status"
+
+    @staticmethod
+    def status(message):
+        return {"conditions": [{"type": "QuotaReserved", "status": "False", "reason": "Pending", "message": message,
+                                "lastTransitionTime": "2026-11-29T10:00:00Z"}]}
+
+    @staticmethod
+    def view_path(ns, name):
+        return f"/api/v1/kueue/workloads/{ns}/{name}"
+
+
+class Pods:
+    """Pending Pods, written as the scheduler does when it still cannot place them."""
+    file, resource = "pods.json", "pods"
+
+    @staticmethod
+    def pending(item):
+        return item.get("status", {}).get("phase") == "Pending"
+
+    @staticmethod
+    def status_path(ns, name):
+        return f"/api/v1/namespaces/{ns}/pods/{name}/status"
+
+    @staticmethod
+    def status(message):
+        return {"phase": "Pending", "conditions": [
+            {"type": "PodScheduled", "status": "False", "reason": "Unschedulable", "message": message,
+             "lastTransitionTime": "2026-11-29T10:00:00Z"}]}
+
+    @staticmethod
+    def view_path(ns, name):
+        return f"/api/v1/core/pods/{ns}/{name}"
+
+
+def status_kb(pid, field):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def metric_sum(daemon_url, family, resource):
+    with urllib.request.urlopen(daemon_url + "/metrics", timeout=10) as response:
+        text = response.read().decode()
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+               if line.startswith(family + "{") and f'resource="{resource}"' in line)
+
+
+def relist(env, daemon_url, pid, timeout=1800):
+    """Compacts etcd and restarts the API server: the daemon's Pod watch is 410 and lists again."""
+    gone_before = metric_sum(daemon_url, "sextant_watch_relists_gone_total", "pods")
+    rss_before = status_kb(pid, "VmRSS")
+    with open(f"/proc/{pid}/clear_refs", "w") as f:
+        f.write("5")  # resets VmHWM to the current RSS: the peak read after is the relist's
+    started, began = time.monotonic(), int(time.time())
+    for action in ("/compact", "/restart-apiserver"):
+        request = urllib.request.Request(env["CONTROL"] + action, method="POST")
+        with urllib.request.urlopen(request, timeout=120) as response:
+            response.read()
+    while time.monotonic() - started < timeout:
+        gone = metric_sum(daemon_url, "sextant_watch_relists_gone_total", "pods") > gone_before
+        if gone and metric_sum(daemon_url, "sextant_watch_last_sync_timestamp_seconds", "pods") >= began:
+            break
+        time.sleep(0.2)
+    else:
+        return f"relist=timeout rss_before_kb={rss_before}"
+    return (f"relist_s={time.monotonic() - started:.1f} rss_before_kb={rss_before} "
+            f"peak_kb={status_kb(pid, 'VmHWM')} rss_after_kb={status_kb(pid, 'VmRSS')}")
+
+
 def watch_events(daemon_url, resource="workloads"):
     with urllib.request.urlopen(daemon_url + "/metrics", timeout=10) as response:
         text = response.read().decode()
     total = 0.0
     for line in text.splitlines():
-        if line.startswith("sextant_watch_events_total{") and f'"{resource}' in line:
+        named = f'resource="{resource}"' in line or f'resource="{resource}.' in line  # pods, workloads.kueue...
+        if line.startswith("sextant_watch_events_total{") and named:
             total += float(line.rsplit(" ", 1)[1])
     return total
 
@@ -52,19 +144,18 @@ def watch_events(daemon_url, resource="workloads"):
 class Writer:
     """One keep-alive HTTPS connection to the API server (one per thread)."""
 
-    def __init__(self, env):
+    def __init__(self, env, kind=Workloads):
+        self.kind = kind
         host, port = env["SERVER"].split("//")[1].rsplit(":", 1)
         self.address = (host, int(port))
         self.context = ssl.create_default_context(cafile=env["CA_CRT"])
         self.token = open(env["ADMIN_TOKEN_FILE"]).read().strip()
         self.conn = None
 
-    def set_message(self, workload, message):
-        ns, name = workload
-        path = f"/apis/kueue.x-k8s.io/v1beta2/namespaces/{ns}/workloads/{name}/status"
-        body = json.dumps({"status": {"conditions": [
-            {"type": "QuotaReserved", "status": "False", "reason": "Pending", "message": message,
-             "lastTransitionTime": "2026-11-29T10:00:00Z"}]}}).encode()
+    def set_message(self, target, message):
+        ns, name = target
+        path = self.kind.status_path(ns, name)
+        body = json.dumps({"status": self.kind.status(message)}).encode()
         headers = {"Authorization": "Bearer " + self.token, "Content-Type": "application/merge-patch+json"}
         for _ in range(3):
             try:
@@ -79,30 +170,25 @@ class Writer:
         return False
 
 
-def pending_workloads(cluster_dir):
-    with open(os.path.join(cluster_dir, "workloads.json")) as f:
+def pending_objects(cluster_dir, kind):
+    with open(os.path.join(cluster_dir, kind.file)) as f:
         items = json.load(f)["items"]
-    pending = []
-    for item in items:
-        conditions = item.get("status", {}).get("conditions", [])
-        if any(c["type"] == "QuotaReserved" and c["status"] == "False" for c in conditions):
-            pending.append((item["metadata"]["namespace"], item["metadata"]["name"]))
-    return pending
+    return [(item["metadata"]["namespace"], item["metadata"]["name"]) for item in items if kind.pending(item)]
 
 
-def write_at_rate(env, workloads, rate, seconds, writers=4):
+def write_at_rate(env, kind, targets, rate, seconds, writers=4):
     """RATE writes a second spread over `writers` threads; returns the writes that succeeded."""
     done = [0] * writers
     deadline = time.monotonic() + seconds
 
     def run(index):
-        writer = Writer(env)
+        writer = Writer(env, kind)
         interval = writers / rate
         next_at = time.monotonic() + index / rate
         n = index
         while next_at < deadline:
             time.sleep(max(0.0, next_at - time.monotonic()))
-            if writer.set_message(workloads[n % len(workloads)], f"churn {RUN} {n}: insufficient unused quota"):
+            if writer.set_message(targets[n % len(targets)], f"churn {RUN} {n}: insufficient unused quota"):
                 done[index] += 1
             n += writers
             next_at += interval
@@ -115,12 +201,11 @@ def write_at_rate(env, workloads, rate, seconds, writers=4):
     return sum(done)
 
 
-def view_lag(env, daemon_url, workload, marker):
+def view_lag(env, kind, daemon_url, target, marker):
     """Seconds from a write's answer to the daemon's details view showing it (None past 10 s)."""
-    writer = Writer(env)
-    ns, name = workload
-    url = f"{daemon_url}/api/v1/kueue/workloads/{ns}/{name}"
-    if not writer.set_message(workload, f"{marker}: insufficient unused quota"):
+    writer = Writer(env, kind)
+    url = daemon_url + kind.view_path(*target)
+    if not writer.set_message(target, f"{marker}: insufficient unused quota"):
         return None
     written = time.monotonic()
     while time.monotonic() - written < 10:
@@ -128,16 +213,16 @@ def view_lag(env, daemon_url, workload, marker):
             with urllib.request.urlopen(url, timeout=10) as response:
                 if marker in response.read().decode():
                     return time.monotonic() - written
-        except urllib.error.HTTPError as error:  # 404 until the Workloads' first list is in
+        except urllib.error.HTTPError as error:  # 404 until the kind's first list is in
             error.read()
         time.sleep(0.002)
     return None
 
 
-def lag_samples(env, daemon_url, workload, samples):
+def lag_samples(env, kind, daemon_url, target, samples):
     lags = []
     for i in range(samples):
-        lag = view_lag(env, daemon_url, workload, f"lag-marker-{time.time_ns()}-{i}")
+        lag = view_lag(env, kind, daemon_url, target, f"lag-marker-{time.time_ns()}-{i}")
         if lag is not None:
             lags.append(lag)
         time.sleep(0.1)
@@ -152,25 +237,27 @@ def main():
     cluster_dir, env_file, daemon_url, pid, mode = sys.argv[1:6]
     args = sys.argv[6:]
     env = dict(line.strip().split("=", 1) for line in open(env_file) if "=" in line)
-    workloads = pending_workloads(cluster_dir)
-    marked, others = workloads[0], workloads[1:]
+    kind = Pods if mode == "pod-churn" else Workloads
+    targets = pending_objects(cluster_dir, kind)
+    marked, others = targets[0], targets[1:]
 
     if mode == "rest":
         seconds = float(args[0])
         before = cpu_seconds(pid)
         time.sleep(seconds)
         print(f"cpu_s_per_min={(cpu_seconds(pid) - before) * 60 / seconds:.2f}")
-    elif mode == "churn":
+    elif mode in ("churn", "pod-churn"):
         rate, seconds = float(args[0]), float(args[1])
-        cpu_before, events_before = cpu_seconds(pid), watch_events(daemon_url)
+        cpu_before, events_before = cpu_seconds(pid), watch_events(daemon_url, kind.resource)
         lag = {}
-        lag_thread = threading.Thread(target=lambda: lag.update(line=lag_samples(env, daemon_url, marked, 20)))
+        lag_thread = threading.Thread(
+            target=lambda: lag.update(line=lag_samples(env, kind, daemon_url, marked, 20)))
         lag_thread.start()
-        writes = write_at_rate(env, others, rate, seconds)
+        writes = write_at_rate(env, kind, others, rate, seconds)
         lag_thread.join()
         time.sleep(1)  # the last events reach the daemon
         cpu = cpu_seconds(pid) - cpu_before
-        events = watch_events(daemon_url) - events_before
+        events = watch_events(daemon_url, kind.resource) - events_before
         print(f"writes_per_s={writes / seconds:.1f} events_applied={events:.0f} "
               f"cpu_s_per_min={cpu * 60 / seconds:.2f} {lag.get('line', 'lag_ms_p50=- lag_ms_p90=- lag_samples=0')}")
     elif mode == "burst":
@@ -197,8 +284,10 @@ def main():
         cpu = cpu_seconds(pid) - cpu_before
         print(f"writes={count} written_s={written:.2f} events_applied={events:.0f} applied_s={applied_after:.2f} "
               f"events_per_s={events / applied_after:.0f} daemon_cpu_ms_per_1000_events={cpu * 1e6 / max(events, 1):.1f}")
+    elif mode == "relist":
+        print(relist(env, daemon_url, pid))
     elif mode == "lag":
-        print(lag_samples(env, daemon_url, marked, int(args[0])))
+        print(lag_samples(env, kind, daemon_url, marked, int(args[0])))
     else:
         sys.exit(f"churn.py: unknown mode {mode}")
 

@@ -11,7 +11,9 @@
 #            /healthz latency while the list is hammered at 256 connections;
 #   live     bytes per cached object per kind; CPU seconds a minute at rest and at 50 Workload
 #            changes a second, with the write -> view lag; watch events applied a second in a
-#            burst of 5000 writes (churn.py); RSS after POLL_SECONDS of 8 front-ends polling;
+#            burst of 5000 writes; CPU and lag at 100 Pod status changes a second (churn.py); RSS
+#            after POLL_SECONDS of 8 front-ends polling; the RSS peak while the Pods are listed
+#            again after a 410 (etcd compacted, the API server restarted);
 #   deployed the HTTP rows again with --auth=kubernetes and TLS, for three callers (auth_tls.sh).
 # Each time to ready and each wrk row is the median of RUNS runs (3); the ranges are in OUT's logs.
 # Traffic is loopback only, bounded in time (DURATION seconds per wrk run).
@@ -134,7 +136,7 @@ curl -s "127.0.0.1:$SNAP_PORT/metrics" | grep -E '^sextant_event_loop_max_stall_
 SNAP_RSS_AFTER=$(rss_kb "$SNAP_PID")
 kill "$SNAP_PID"
 
-LIVE_READY_MS=- LIVE_READY_CPU_MS=- LIVE_NLOHMANN_MS=- LIVE_RSS=- CACHE_KB=- LIVE_RSS_POLLED=- GO_RSS=- GO_SYNC=- REST_LINE=- CHURN_LINE=- BURST_LINE=-
+LIVE_READY_MS=- LIVE_READY_CPU_MS=- LIVE_NLOHMANN_MS=- LIVE_RSS=- CACHE_KB=- LIVE_RSS_POLLED=- GO_RSS=- GO_SYNC=- REST_LINE=- CHURN_LINE=- BURST_LINE=- POD_CHURN_LINE=- RELIST_LINE=-
 if [[ $LIVE == 1 ]]; then
   echo "== live mode (test API server)"
   # shellcheck source=bench/scale/test_cluster.sh
@@ -200,6 +202,8 @@ for kind in sorted(count, key=lambda k: -count[k]):
   REST_LINE=$("${CHURN[@]}" rest 60) && echo "$REST_LINE"
   echo "== 50 Workload status changes a second for 60 s (CPU, events applied, write -> view lag)"
   CHURN_LINE=$("${CHURN[@]}" churn 50 60) && echo "$CHURN_LINE"
+  echo "== 100 Pod status changes a second for 60 s (CPU, events applied, write -> view lag)"
+  POD_CHURN_LINE=$("${CHURN[@]}" pod-churn 100 60) && echo "$POD_CHURN_LINE"
   echo "== a burst of 5000 writes (how fast watch events are applied)"
   BURST_LINE=$("${CHURN[@]}" burst 5000) && echo "$BURST_LINE"
   echo "== ${POLL_SECONDS:-300} s of polling: 8 front-ends, each the Workload list and the problems every second"
@@ -229,6 +233,8 @@ print(f"{answers[0]} answers")
 PY
   LIVE_RSS_POLLED=$(rss_kb "$LIVE_PID")
   echo "RSS after polling: ${LIVE_RSS_POLLED} kB"
+  echo "== the Pods listed again after a 410 (etcd compacted, the API server restarted): the RSS peak"
+  RELIST_LINE=$("${CHURN[@]}" relist) && echo "$RELIST_LINE"
   kill "$LIVE_PID"
   echo "== client-go shared informers on the same server"
   (cd bench/scale/informer && GOMODCACHE=$CACHE/go/mod GOCACHE=$CACHE/go/build GOTOOLCHAIN=local GOFLAGS=-mod=readonly \
@@ -247,10 +253,10 @@ fi
 echo "== summary ($(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 python3 - "$SNAP_READY_MS" "$NLOHMANN_MS" "$SIMDJSON_MS" "$SNAP_RSS" "$SNAP_RSS_AFTER" "$LIVE_READY_MS" "$LIVE_RSS" \
   "$GO_RSS" "$GO_SYNC" "$hp99" "$pp99" "$LIVE_RSS_POLLED" "$REST_LINE" "$CHURN_LINE" "$BURST_LINE" "$CACHE_KB" \
-  "$LIVE_READY_CPU_MS" "$LIVE_NLOHMANN_MS" "$EMPTY_RSS" <<'PY'
+  "$LIVE_READY_CPU_MS" "$LIVE_NLOHMANN_MS" "$EMPTY_RSS" "$POD_CHURN_LINE" "$RELIST_LINE" <<'PY'
 import sys
 (snap, nl, sj, rss, rss_after, live, live_rss, go_rss, go_sync, hp99, pp99, polled, rest, churn, burst, cache,
- live_cpu, live_nl, empty) = sys.argv[1:]
+ live_cpu, live_nl, empty, pod_churn, relist) = sys.argv[1:]
 def ratio(a, b):
     try: return f"{float(a) / float(b):.2f}x"
     except ValueError: return "-"
@@ -267,4 +273,5 @@ try:
 except ValueError:
     pass
 print(f"at rest: {rest}; at 50 changes/s: {churn}; burst: {burst}")
+print(f"at 100 Pod changes/s: {pod_churn}; the Pods relisted after a 410: {relist}")
 PY
