@@ -296,7 +296,8 @@ void app::start_access_control() {
       invalid_token_budget{static_cast<double>(config_.invalid_tokens_per_minute), 10}, gate());
   authorizer_ = std::make_unique<authorizer>(io_.get_executor(), post,
                                              std::chrono::seconds(config_.access_cache_seconds), 65536, gate());
-  // A cut per caller, list and namespace asked for: as many as the callers polling at once.
+  // A cut per caller and list, joined answer or problems: as many as the callers polling at once,
+  // in 8 MB at most (cut_memo's default).
   cut_memo_ = std::make_unique<cut_memo>(std::chrono::seconds(config_.access_cache_seconds), 4096);
   spdlog::info("callers need a bearer token; they see only what their user may read");
 }

@@ -35,8 +35,10 @@ class cut_memo {
   using time = std::chrono::steady_clock::time_point;
 
   // `longest`: no entry is kept longer, whatever its decisions say (the decision cache's time).
-  cut_memo(std::chrono::steady_clock::duration longest, std::size_t max_entries)
-      : longest_(longest), entries_(longest, max_entries) {}
+  // `max_bytes`: about what the entries may hold together (a caller's cut names namespaces and
+  // scopes, hundreds for a reader of most of a large cluster).
+  cut_memo(std::chrono::steady_clock::duration longest, std::size_t max_entries,
+           std::size_t max_bytes = std::size_t{8} << 20);
 
   // The cut kept under `key` for `source` (null: kept without one), or null.
   const kept_cut* find(const std::string& key, const void* source, time now);
@@ -46,6 +48,7 @@ class cut_memo {
             time holds_until);
 
   std::size_t size() const { return entries_.size(); }
+  std::size_t bytes() const { return entries_.bytes(); }
 
  private:
   struct entry {
@@ -53,6 +56,8 @@ class cut_memo {
     bool has_source = false;
     kept_cut cut;
   };
+  static std::size_t weight(const std::string& key, const entry& kept);
+
   std::chrono::steady_clock::duration longest_;
   expiring_cache<entry> entries_;
 };

@@ -136,3 +136,30 @@ TEST_CASE("a cut is kept no longer than the memo's longest time", "[auth][cut_me
   CHECK(memo.find("k", model.get(), now) != nullptr);
   CHECK(memo.find("k", model.get(), now + std::chrono::milliseconds(21)) == nullptr);
 }
+
+TEST_CASE("the memo holds no more than its bytes, the oldest cuts going first", "[auth][cut_memo]") {
+  cut_memo memo(std::chrono::minutes(5), 1000, 8192);
+  const auto now = steady::now();
+  auto model = std::make_shared<const int>(1);
+  auto cut_of = [](int namespaces) {
+    list_cut cut;
+    cut.filtered = true;
+    cut.namespaces.emplace();
+    for (int i = 0; i < namespaces; ++i) {
+      cut.namespaces->insert("namespace-" + std::to_string(i));
+    }
+    return list_decision{std::nullopt, false, std::move(cut)};
+  };
+  for (int i = 0; i < 50; ++i) {
+    memo.keep("k" + std::to_string(i), model, cut_of(20), now, now + std::chrono::minutes(1));
+    CHECK(memo.bytes() <= 8192);
+  }
+  CHECK(memo.size() < 50);
+  CHECK(memo.find("k49", model.get(), now) != nullptr);
+  CHECK(memo.find("k0", model.get(), now) == nullptr);
+
+  // A cut heavier than the whole budget is decided again each time, never kept.
+  memo.keep("huge", model, cut_of(1000), now, now + std::chrono::minutes(1));
+  CHECK(memo.find("huge", model.get(), now) == nullptr);
+  CHECK(memo.find("k49", model.get(), now) != nullptr);
+}
