@@ -424,7 +424,20 @@ TEST_CASE("the GPU Operator's precompiled driver DaemonSet and NVIDIA Driver obj
       [](const json& p) { return state_of(p) == "ready"; }, std::chrono::seconds(120));
   INFO(ready.dump());
   REQUIRE(state_of(ready) == "ready");
-  std::vector<std::string> names = daemonset_names(admin);
+  // The operator may call the policy ready before its cache holds the GPU node: no node, so no
+  // precompiled DaemonSet to make yet (CI at dac5f27 read the DaemonSets then). It makes one once
+  // it sees the node.
+  const json listed = wait_for(
+      [&] {
+        run_operands(admin);
+        return json(daemonset_names(admin));
+      },
+      [&precompiled](const json& names) {
+        return std::find(names.begin(), names.end(), json(precompiled)) != names.end();
+      },
+      std::chrono::seconds(120));
+  INFO(listed.dump());
+  const std::vector<std::string> names = listed.get<std::vector<std::string>>();
   CHECK(std::count(names.begin(), names.end(), precompiled) == 1);
   CHECK(std::count(names.begin(), names.end(), "nvidia-driver-daemonset") == 0);
   json made = get_object(admin, daemonsets + "/" + precompiled);
