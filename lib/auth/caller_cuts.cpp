@@ -33,6 +33,18 @@ std::string hidden_sentence(const std::string& plural, const std::string& namesp
 
 }  // namespace
 
+namespace {
+
+// The hidden scopes and their sentences, into a cut's identity (a list's or a joined answer's).
+void add_hidden(key_builder& key, const std::map<std::pair<kind_key, std::string>, std::string>& hidden) {
+  key.count(hidden.size());
+  for (const auto& [scope, sentence] : hidden) {
+    key.add(scope.first.group).add(scope.first.kind).add(scope.second).add(sentence);
+  }
+}
+
+}  // namespace
+
 std::string cut_identity(const list_cut& cut) {
   key_builder key;
   key.add(cut.filtered ? "filtered" : "whole");
@@ -44,10 +56,7 @@ std::string cut_identity(const list_cut& cut) {
   } else {
     key.add("every namespace");
   }
-  key.count(cut.hidden_scopes.size());
-  for (const auto& [scope, sentence] : cut.hidden_scopes) {
-    key.add(scope.first.group).add(scope.first.kind).add(scope.second).add(sentence);
-  }
+  add_hidden(key, cut.hidden_scopes);
   return sha256_hex(key.text());
 }
 
@@ -96,10 +105,7 @@ joined_cut caller_cuts::hidden_joins(const std::vector<join_span>& joins) {
   }
   if (!cut.hidden.empty()) {
     key_builder key;
-    key.count(cut.hidden.size());
-    for (const auto& [scope, sentence] : cut.hidden) {
-      key.add(scope.first.group).add(scope.first.kind).add(scope.second).add(sentence);
-    }
+    add_hidden(key, cut.hidden);
     cut.identity = sha256_hex(key.text());
   }
   return cut;
