@@ -131,7 +131,7 @@ void reflector::mark_unreadable(const api_error& error, std::string_view during)
   spdlog::warn("watch {}: {} is forbidden: {}", name_, during, error.message);
 }
 
-net::awaitable<reflection::outcome> reflector::paged_list(const std::string& list_version) {
+net::awaitable<reflection::outcome> reflector::paged_list() {
   std::vector<object_ptr> objects;
   std::string continue_token;
   std::string version;
@@ -139,7 +139,6 @@ net::awaitable<reflection::outcome> reflector::paged_list(const std::string& lis
   const time_point now = wall_.now();
   do {
     list_request request;
-    request.resource_version = list_version;
     request.continue_token = continue_token;
     request.limit = options_.page_size;
     if (options_.cap > 0) {
@@ -393,7 +392,7 @@ net::awaitable<reflection::outcome> reflector::list_all(const reflection::empty&
   if (now.plan.streaming) {
     co_return co_await streaming_list();
   }
-  co_return co_await paged_list(now.plan.version);
+  co_return co_await paged_list();
 }
 
 net::awaitable<reflection::outcome> reflector::open_watch(const reflection::listed& now) {

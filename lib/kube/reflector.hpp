@@ -3,10 +3,11 @@
 // contract, written as one coroutine loop over explicit states (kube-rs' watcher shape) whose
 // transitions are decided apart, without I/O (reflector_transitions.hpp).
 //
-//   list   paginated (limit/continue) from resourceVersion "0" (the server's watch cache),
-//          or "" (a consistent read) once the server said the version was too old; or a
-//          streaming list (a watch with sendInitialEvents) where the server supports it.
-//          The whole result replaces the kind in the store at once.
+//   list   a streaming list (a watch with sendInitialEvents) where the server supports it;
+//          else paginated (limit/continue) consistent reads. Not from resourceVersion "0":
+//          the watch cache answers that with every object in one page whatever the limit
+//          (150 000 Pods came as one 1.12 GB body from a 1.37 server), a body no memory
+//          limit of this daemon holds. The whole result replaces the kind in the store at once.
 //   watch  from the list's version with bookmarks, asking the server to end it after a random
 //          5-10 minutes; a clean end re-watches from the last version seen, a 410 (answer or
 //          ERROR event) lists again, other failures back off (800 ms doubling to 30 s, with
@@ -96,7 +97,7 @@ class reflector {
   net::awaitable<reflection::outcome> take_step();
   net::awaitable<reflection::outcome> list_all(const reflection::empty& now);
   net::awaitable<reflection::outcome> open_watch(const reflection::listed& now);
-  net::awaitable<reflection::outcome> paged_list(const std::string& list_version);
+  net::awaitable<reflection::outcome> paged_list();
   net::awaitable<reflection::outcome> streaming_list();
   net::awaitable<reflection::outcome> consume(watch_stream& stream);
   net::awaitable<void> pause();

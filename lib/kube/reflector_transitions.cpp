@@ -42,13 +42,6 @@ effects broken_watch() {
   return out;
 }
 
-// After a 410 the server no longer has the version the list or watch asked for: list the
-// latest state, consistently, and keep doing so.
-list_plan consistent(list_plan plan) {
-  plan.version.clear();
-  return plan;
-}
-
 transition after_list(empty current, outcome happened) {
   switch (happened.what) {
     case kind::listed:
@@ -64,7 +57,7 @@ transition after_list(empty current, outcome happened) {
     case kind::list_failed:
       if (happened.error.gone()) {
         // The version, or a continue token, expired.
-        return {empty{consistent(std::move(current.plan)), true, current.rewatch}, version_gone()};
+        return {empty{std::move(current.plan), true, current.rewatch}, version_gone()};
       }
       return {backing_off{empty{std::move(current.plan), true, current.rewatch}},
               refusal_effects(happened.error, "list")};
@@ -79,7 +72,7 @@ transition after_watch_open(listed current, outcome happened) {
       return {watching{std::move(current.plan), std::move(happened.stream)}, {}};
     case kind::watch_refused:
       if (happened.error.gone()) {
-        return {empty{consistent(std::move(current.plan)), true, true}, version_gone()};
+        return {empty{std::move(current.plan), true, true}, version_gone()};
       }
       if (happened.error.code == 403) {
         // The kind was emptied as unreadable: once allowed, it must be listed again.
@@ -98,7 +91,7 @@ transition after_watch_read(watching current, outcome happened) {
       return {listed{std::move(current.plan), false}, {}};
     case kind::watch_error_event:
       if (happened.error.gone()) {
-        return {empty{consistent(std::move(current.plan)), true, true}, version_gone()};
+        return {empty{std::move(current.plan), true, true}, version_gone()};
       }
       if (happened.error.code == 403) {
         // As for a refused watch: the kind was emptied as unreadable, so once allowed it is
@@ -124,7 +117,7 @@ transition after_wait(backing_off current, outcome happened) {
 }  // namespace
 
 state first_state(bool streaming_list) {
-  return empty{list_plan{"0", streaming_list}, false, false};
+  return empty{list_plan{streaming_list}, false, false};
 }
 
 transition next_step(state current, outcome happened) {

@@ -20,9 +20,6 @@ namespace sextant::kube::reflection {
 
 // How the next list reads; every state carries it, since any of them can lead to a list.
 struct list_plan {
-  // "0": the server may answer from its watch cache (the first list). "": a consistent read,
-  // from the first 410 on (the cache had fallen behind what the server calls current).
-  std::string version = "0";
   // A streaming list (a watch with sendInitialEvents); off for good once the server refuses one.
   bool streaming = false;
 };
@@ -88,7 +85,7 @@ struct transition {
   effects effect;
 };
 
-// The first state: a list from the watch cache, streaming if the server was said to support it.
+// The first state: a list, streaming if the server was said to support it.
 state first_state(bool streaming_list);
 
 // The state after `happened` in `current`. An outcome that no step of `current` can have

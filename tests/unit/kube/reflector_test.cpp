@@ -92,7 +92,9 @@ struct harness {
 
 }  // namespace
 
-TEST_CASE("the first list is paged from version 0 and replaces the store at once", "[kube][reflector]") {
+// Not from version "0": the watch cache answers that whole, whatever the limit (a 1.12 GB page
+// of 150 000 Pods from a 1.37 server); a consistent read is paged by every server.
+TEST_CASE("the first list is paged as consistent reads and replaces the store at once", "[kube][reflector]") {
   harness h;
   h.script->answer_list_page(page({pod("a", "10"), pod("b", "11")}, "20", "token-1"));
   REQUIRE(h.settle([&] { return h.script->list_calls.size() == 2; }));
@@ -101,7 +103,7 @@ TEST_CASE("the first list is paged from version 0 and replaces the store at once
   h.script->answer_list_page(page({pod("c", "12")}, "20"));
   REQUIRE(h.settle([&] { return h.watch->synced(); }));
 
-  CHECK(h.script->list_calls[0].resource_version == "0");
+  CHECK(h.script->list_calls[0].resource_version.empty());
   CHECK(h.script->list_calls[0].limit == 500);
   CHECK(h.script->list_calls[0].continue_token.empty());
   CHECK(h.script->list_calls[1].continue_token == "token-1");
@@ -267,7 +269,7 @@ TEST_CASE("a failing first list keeps the kind unsynced and retries with backoff
   REQUIRE(h.settle([&] { return h.script->list_calls.size() == 2; }));
   CHECK_FALSE(h.watch->synced());
   CHECK_THAT(h.watch->last_error(), Catch::Contains("etcdserver: request timed out"));
-  CHECK(h.script->list_calls[1].resource_version == "0");
+  CHECK(h.script->list_calls[1].resource_version.empty());
   h.script->answer_list_page(page({pod("a", "5")}, "5"));
   REQUIRE(h.settle([&] { return h.watch->synced(); }));
   CHECK(h.watch->last_error().empty());

@@ -22,7 +22,7 @@ struct unread_stream final : watch_stream {
 };
 
 std::string plan_in_words(const list_plan& plan) {
-  return "list from \"" + plan.version + "\"" + (plan.streaming ? " streaming" : "");
+  return std::string("list") + (plan.streaming ? " streaming" : "");
 }
 
 std::string state_in_words(const state& current) {
@@ -57,8 +57,8 @@ std::string effects_in_words(const effects& effect) {
   return words.empty() ? "none" : words;
 }
 
-list_plan plan_from(std::string version, bool streaming = false) {
-  return list_plan{std::move(version), streaming};
+list_plan plan_from(bool streaming = false) {
+  return list_plan{streaming};
 }
 
 outcome outcome_of(happening what, int code = 0, bool with_stream = false) {
@@ -91,68 +91,68 @@ void walk_rows(const std::vector<transition_row>& rows) {
 state first_list() {
   return first_state(false);
 }
-state relist_from(std::string version, bool rewatch = false) {
-  return empty{plan_from(std::move(version)), true, rewatch};
+state relist_from(bool rewatch = false) {
+  return empty{plan_from(), true, rewatch};
 }
-state listed_from(std::string version, bool rewatch = false) {
-  return listed{plan_from(std::move(version)), rewatch};
+state listed_from(bool rewatch = false) {
+  return listed{plan_from(), rewatch};
 }
-state watching_from(std::string version) {
-  return watching{plan_from(std::move(version)), std::make_unique<unread_stream>()};
+state watching_from() {
+  return watching{plan_from(), std::make_unique<unread_stream>()};
 }
 
 }  // namespace
 
-TEST_CASE("the first state lists from the watch cache, streaming if asked", "[kube][reflector][transitions]") {
-  CHECK(state_in_words(first_state(false)) == "empty(list from \"0\")");
-  CHECK(state_in_words(first_state(true)) == "empty(list from \"0\" streaming)");
+TEST_CASE("the first state lists, streaming if asked", "[kube][reflector][transitions]") {
+  CHECK(state_in_words(first_state(false)) == "empty(list)");
+  CHECK(state_in_words(first_state(true)) == "empty(list streaming)");
 }
 
 TEST_CASE("after a list: watch, relist from the latest, or back off and list again", "[kube][reflector][transitions]") {
   walk_rows({
-      {first_list, happening::listed, 0, false, "listed(list from \"0\")", "synced"},
+      {first_list, happening::listed, 0, false, "listed(list)", "synced"},
       // A streaming list goes on as the watch it was.
-      {[] { return first_state(true); }, happening::listed, 0, true, "watching(list from \"0\" streaming, stream)",
+      {[] { return first_state(true); }, happening::listed, 0, true, "watching(list streaming, stream)",
        "synced"},
       // The server refused the streaming list: pages at once, no backoff, no error kept.
-      {[] { return first_state(true); }, happening::streaming_unsupported, 422, false, "empty(list from \"0\", relist)",
+      {[] { return first_state(true); }, happening::streaming_unsupported, 422, false, "empty(list, relist)",
        "none"},
-      // 410: the version or a continue token expired; a consistent read, at once.
-      {first_list, happening::list_failed, 410, false, "empty(list from \"\", relist)", "relist gone"},
+      // 410: the version or a continue token expired; list again at once.
+      {first_list, happening::list_failed, 410, false, "empty(list, relist)", "relist gone"},
       // 403: the kind is unreadable; list again after the backoff (RBAC may be fixed).
-      {first_list, happening::list_failed, 403, false, "backing off, then empty(list from \"0\", relist)",
+      {first_list, happening::list_failed, 403, false, "backing off, then empty(list, relist)",
        "unreadable, failed in list"},
-      {first_list, happening::list_failed, 404, false, "backing off, then empty(list from \"0\", relist)",
+      {first_list, happening::list_failed, 404, false, "backing off, then empty(list, relist)",
        "not found, failed in list"},
-      {first_list, happening::list_failed, 500, false, "backing off, then empty(list from \"0\", relist)",
+      {first_list, happening::list_failed, 500, false, "backing off, then empty(list, relist)",
        "failed in list"},
-      {first_list, happening::list_failed, 0, false, "backing off, then empty(list from \"0\", relist)",
+      {first_list, happening::list_failed, 0, false, "backing off, then empty(list, relist)",
        "failed in list"},
-      // Once a 410 was seen, lists stay consistent reads.
-      {[] { return relist_from(""); }, happening::list_failed, 503, false,
-       "backing off, then empty(list from \"\", relist)", "failed in list"},
+      // A relist that fails backs off like the first list.
+      {[] { return relist_from(); }, happening::list_failed, 503, false,
+       "backing off, then empty(list, relist)", "failed in list"},
       // The watch after a list that followed a broken watch is a re-watch.
-      {[] { return relist_from("", true); }, happening::listed, 0, false, "listed(list from \"\", rewatch)", "synced"},
-      {[] { return relist_from("0", true); }, happening::list_failed, 500, false,
-       "backing off, then empty(list from \"0\", relist, rewatch)", "failed in list"},
+      {[] { return relist_from(true); }, happening::listed, 0, false, "listed(list, rewatch)", "synced"},
+      {[] { return relist_from(true); }, happening::list_failed, 500, false,
+       "backing off, then empty(list, relist, rewatch)", "failed in list"},
   });
 }
 
 TEST_CASE("after opening a watch: read it, relist on 410, list again after a 403, else back off",
           "[kube][reflector][transitions]") {
   walk_rows({
-      {[] { return listed_from("0"); }, happening::watch_opened, 0, true, "watching(list from \"0\", stream)", "none"},
-      {[] { return listed_from("0"); }, happening::watch_refused, 410, false, "empty(list from \"\", relist, rewatch)",
+      {[] { return listed_from(); }, happening::watch_opened, 0, true, "watching(list, stream)", "none"},
+      {[] { return listed_from(); }, happening::watch_refused, 410, false, "empty(list, relist, rewatch)",
        "relist gone"},
       // The 403 emptied the kind as unreadable: once allowed, it is listed again.
-      {[] { return listed_from("0"); }, happening::watch_refused, 403, false,
-       "backing off, then empty(list from \"0\", relist, rewatch)", "unreadable, failed in watch"},
-      {[] { return listed_from("0"); }, happening::watch_refused, 404, false,
-       "backing off, then listed(list from \"0\", rewatch)", "not found, failed in watch"},
-      {[] { return listed_from("0"); }, happening::watch_refused, 503, false,
-       "backing off, then listed(list from \"0\", rewatch)", "failed in watch"},
-      {[] { return listed_from(""); }, happening::watch_refused, 0, false,
-       "backing off, then listed(list from \"\", rewatch)", "failed in watch"},
+      {[] { return listed_from(); }, happening::watch_refused, 403, false,
+       "backing off, then empty(list, relist, rewatch)", "unreadable, failed in watch"},
+      {[] { return listed_from(); }, happening::watch_refused, 404, false,
+       "backing off, then listed(list, rewatch)", "not found, failed in watch"},
+      {[] { return listed_from(); }, happening::watch_refused, 503, false,
+       "backing off, then listed(list, rewatch)", "failed in watch"},
+      {[] { return listed_from(); }, happening::watch_refused, 0, false,
+       "backing off, then listed(list, rewatch)", "failed in watch"},
   });
 }
 
@@ -160,45 +160,45 @@ TEST_CASE("after reading a watch: re-watch at once on a clean end, relist on 410
           "[kube][reflector][transitions]") {
   walk_rows({
       // The server's timeout: not a restart.
-      {[] { return watching_from("0"); }, happening::watch_closed, 0, false, "listed(list from \"0\")", "none"},
-      {[] { return watching_from("0"); }, happening::watch_error_event, 410, false,
-       "empty(list from \"\", relist, rewatch)", "relist gone"},
+      {[] { return watching_from(); }, happening::watch_closed, 0, false, "listed(list)", "none"},
+      {[] { return watching_from(); }, happening::watch_error_event, 410, false,
+       "empty(list, relist, rewatch)", "relist gone"},
       // An ERROR event with 403 makes the kind unreadable and, as a refused watch, lists again
       // after the backoff.
-      {[] { return watching_from("0"); }, happening::watch_error_event, 403, false,
-       "backing off, then empty(list from \"0\", relist, rewatch)", "unreadable, failed in watch"},
-      {[] { return watching_from("0"); }, happening::watch_error_event, 404, false,
-       "backing off, then listed(list from \"0\", rewatch)", "not found, failed in watch"},
-      {[] { return watching_from(""); }, happening::watch_error_event, 500, false,
-       "backing off, then listed(list from \"\", rewatch)", "failed in watch"},
+      {[] { return watching_from(); }, happening::watch_error_event, 403, false,
+       "backing off, then empty(list, relist, rewatch)", "unreadable, failed in watch"},
+      {[] { return watching_from(); }, happening::watch_error_event, 404, false,
+       "backing off, then listed(list, rewatch)", "not found, failed in watch"},
+      {[] { return watching_from(); }, happening::watch_error_event, 500, false,
+       "backing off, then listed(list, rewatch)", "failed in watch"},
       // A broken or silent connection has no status to read: whatever its code, back off.
-      {[] { return watching_from("0"); }, happening::watch_broken, 0, false,
-       "backing off, then listed(list from \"0\", rewatch)", "failed in watch"},
-      {[] { return watching_from("0"); }, happening::watch_broken, 403, false,
-       "backing off, then listed(list from \"0\", rewatch)", "failed in watch"},
+      {[] { return watching_from(); }, happening::watch_broken, 0, false,
+       "backing off, then listed(list, rewatch)", "failed in watch"},
+      {[] { return watching_from(); }, happening::watch_broken, 403, false,
+       "backing off, then listed(list, rewatch)", "failed in watch"},
   });
 }
 
 TEST_CASE("after a backoff the loop goes on as it was told", "[kube][reflector][transitions]") {
   walk_rows({
       {[] {
-         return backing_off{empty{plan_from(""), true, true}};
+         return backing_off{empty{plan_from(), true, true}};
        },
-       happening::waited, 0, false, "empty(list from \"\", relist, rewatch)", "none"},
+       happening::waited, 0, false, "empty(list, relist, rewatch)", "none"},
       {[] {
-         return backing_off{listed{plan_from("0"), true}};
+         return backing_off{listed{plan_from(), true}};
        },
-       happening::waited, 0, false, "listed(list from \"0\", rewatch)", "none"},
+       happening::waited, 0, false, "listed(list, rewatch)", "none"},
   });
 }
 
 TEST_CASE("a stop in any state stops the loop", "[kube][reflector][transitions]") {
   walk_rows({
       {first_list, happening::stopped, 0, false, "stopped", "none"},
-      {[] { return listed_from("0"); }, happening::stopped, 0, false, "stopped", "none"},
-      {[] { return watching_from("0"); }, happening::stopped, 0, false, "stopped", "none"},
+      {[] { return listed_from(); }, happening::stopped, 0, false, "stopped", "none"},
+      {[] { return watching_from(); }, happening::stopped, 0, false, "stopped", "none"},
       {[] {
-         return backing_off{listed{plan_from("0"), true}};
+         return backing_off{listed{plan_from(), true}};
        },
        happening::stopped, 0, false, "stopped", "none"},
       {[] { return stopped{}; }, happening::stopped, 0, false, "stopped", "none"},
@@ -209,26 +209,26 @@ TEST_CASE("a stop in any state stops the loop", "[kube][reflector][transitions]"
 
 TEST_CASE("an outcome no step of the state can have is a defect of the loop", "[kube][reflector][transitions]") {
   CHECK_THROWS_AS(next_step(first_list(), outcome_of(happening::watch_opened, 0, true)), std::logic_error);
-  CHECK_THROWS_AS(next_step(listed_from("0"), outcome_of(happening::listed)), std::logic_error);
-  CHECK_THROWS_AS(next_step(watching_from("0"), outcome_of(happening::waited)), std::logic_error);
-  CHECK_THROWS_AS(next_step(backing_off{listed{plan_from("0"), true}}, outcome_of(happening::watch_closed)),
+  CHECK_THROWS_AS(next_step(listed_from(), outcome_of(happening::listed)), std::logic_error);
+  CHECK_THROWS_AS(next_step(watching_from(), outcome_of(happening::waited)), std::logic_error);
+  CHECK_THROWS_AS(next_step(backing_off{listed{plan_from(), true}}, outcome_of(happening::watch_closed)),
                   std::logic_error);
 }
 
 TEST_CASE("the stream a watch opened with is the one the watching state reads", "[kube][reflector][transitions]") {
   outcome opened = outcome_of(happening::watch_opened, 0, true);
   const watch_stream* handed = opened.stream.get();
-  transition after = next_step(listed_from("0"), std::move(opened));
+  transition after = next_step(listed_from(), std::move(opened));
   REQUIRE(std::holds_alternative<watching>(after.next));
   CHECK(std::get<watching>(after.next).stream.get() == handed);
 }
 
 TEST_CASE("a loop that threw starts over with a list, keeping what it learned", "[kube][reflector][transitions]") {
-  CHECK(state_in_words(start_over(first_list())) == "empty(list from \"0\")");
-  CHECK(state_in_words(start_over(relist_from("", true))) == "empty(list from \"\", relist, rewatch)");
-  CHECK(state_in_words(start_over(listed_from("0"))) == "empty(list from \"0\", relist)");
-  CHECK(state_in_words(start_over(watching_from(""))) == "empty(list from \"\", relist, rewatch)");
-  CHECK(state_in_words(start_over(backing_off{listed{plan_from("0"), true}})) ==
-        "empty(list from \"0\", relist, rewatch)");
+  CHECK(state_in_words(start_over(first_list())) == "empty(list)");
+  CHECK(state_in_words(start_over(relist_from(true))) == "empty(list, relist, rewatch)");
+  CHECK(state_in_words(start_over(listed_from())) == "empty(list, relist)");
+  CHECK(state_in_words(start_over(watching_from())) == "empty(list, relist, rewatch)");
+  CHECK(state_in_words(start_over(backing_off{listed{plan_from(), true}})) ==
+        "empty(list, relist, rewatch)");
   CHECK(state_in_words(start_over(stopped{})) == "stopped");
 }
