@@ -112,11 +112,9 @@ TEST_CASE("after a list: watch, relist from the latest, or back off and list aga
   walk_rows({
       {first_list, happening::listed, 0, false, "listed(list)", "synced"},
       // A streaming list goes on as the watch it was.
-      {[] { return first_state(true); }, happening::listed, 0, true, "watching(list streaming, stream)",
-       "synced"},
+      {[] { return first_state(true); }, happening::listed, 0, true, "watching(list streaming, stream)", "synced"},
       // The server refused the streaming list: pages at once, no backoff, no error kept.
-      {[] { return first_state(true); }, happening::streaming_unsupported, 422, false, "empty(list, relist)",
-       "none"},
+      {[] { return first_state(true); }, happening::streaming_unsupported, 422, false, "empty(list, relist)", "none"},
       // 410: the version or a continue token expired; list again at once.
       {first_list, happening::list_failed, 410, false, "empty(list, relist)", "relist gone"},
       // 403: the kind is unreadable; list again after the backoff (RBAC may be fixed).
@@ -124,13 +122,11 @@ TEST_CASE("after a list: watch, relist from the latest, or back off and list aga
        "unreadable, failed in list"},
       {first_list, happening::list_failed, 404, false, "backing off, then empty(list, relist)",
        "not found, failed in list"},
-      {first_list, happening::list_failed, 500, false, "backing off, then empty(list, relist)",
-       "failed in list"},
-      {first_list, happening::list_failed, 0, false, "backing off, then empty(list, relist)",
-       "failed in list"},
+      {first_list, happening::list_failed, 500, false, "backing off, then empty(list, relist)", "failed in list"},
+      {first_list, happening::list_failed, 0, false, "backing off, then empty(list, relist)", "failed in list"},
       // A relist that fails backs off like the first list.
-      {[] { return relist_from(); }, happening::list_failed, 503, false,
-       "backing off, then empty(list, relist)", "failed in list"},
+      {[] { return relist_from(); }, happening::list_failed, 503, false, "backing off, then empty(list, relist)",
+       "failed in list"},
       // The watch after a list that followed a broken watch is a re-watch.
       {[] { return relist_from(true); }, happening::listed, 0, false, "listed(list, rewatch)", "synced"},
       {[] { return relist_from(true); }, happening::list_failed, 500, false,
@@ -147,12 +143,12 @@ TEST_CASE("after opening a watch: read it, relist on 410, list again after a 403
       // The 403 emptied the kind as unreadable: once allowed, it is listed again.
       {[] { return listed_from(); }, happening::watch_refused, 403, false,
        "backing off, then empty(list, relist, rewatch)", "unreadable, failed in watch"},
-      {[] { return listed_from(); }, happening::watch_refused, 404, false,
-       "backing off, then listed(list, rewatch)", "not found, failed in watch"},
-      {[] { return listed_from(); }, happening::watch_refused, 503, false,
-       "backing off, then listed(list, rewatch)", "failed in watch"},
-      {[] { return listed_from(); }, happening::watch_refused, 0, false,
-       "backing off, then listed(list, rewatch)", "failed in watch"},
+      {[] { return listed_from(); }, happening::watch_refused, 404, false, "backing off, then listed(list, rewatch)",
+       "not found, failed in watch"},
+      {[] { return listed_from(); }, happening::watch_refused, 503, false, "backing off, then listed(list, rewatch)",
+       "failed in watch"},
+      {[] { return listed_from(); }, happening::watch_refused, 0, false, "backing off, then listed(list, rewatch)",
+       "failed in watch"},
   });
 }
 
@@ -161,8 +157,8 @@ TEST_CASE("after reading a watch: re-watch at once on a clean end, relist on 410
   walk_rows({
       // The server's timeout: not a restart.
       {[] { return watching_from(); }, happening::watch_closed, 0, false, "listed(list)", "none"},
-      {[] { return watching_from(); }, happening::watch_error_event, 410, false,
-       "empty(list, relist, rewatch)", "relist gone"},
+      {[] { return watching_from(); }, happening::watch_error_event, 410, false, "empty(list, relist, rewatch)",
+       "relist gone"},
       // An ERROR event with 403 makes the kind unreadable and, as a refused watch, lists again
       // after the backoff.
       {[] { return watching_from(); }, happening::watch_error_event, 403, false,
@@ -172,10 +168,10 @@ TEST_CASE("after reading a watch: re-watch at once on a clean end, relist on 410
       {[] { return watching_from(); }, happening::watch_error_event, 500, false,
        "backing off, then listed(list, rewatch)", "failed in watch"},
       // A broken or silent connection has no status to read: whatever its code, back off.
-      {[] { return watching_from(); }, happening::watch_broken, 0, false,
-       "backing off, then listed(list, rewatch)", "failed in watch"},
-      {[] { return watching_from(); }, happening::watch_broken, 403, false,
-       "backing off, then listed(list, rewatch)", "failed in watch"},
+      {[] { return watching_from(); }, happening::watch_broken, 0, false, "backing off, then listed(list, rewatch)",
+       "failed in watch"},
+      {[] { return watching_from(); }, happening::watch_broken, 403, false, "backing off, then listed(list, rewatch)",
+       "failed in watch"},
   });
 }
 
@@ -228,7 +224,6 @@ TEST_CASE("a loop that threw starts over with a list, keeping what it learned", 
   CHECK(state_in_words(start_over(relist_from(true))) == "empty(list, relist, rewatch)");
   CHECK(state_in_words(start_over(listed_from())) == "empty(list, relist)");
   CHECK(state_in_words(start_over(watching_from())) == "empty(list, relist, rewatch)");
-  CHECK(state_in_words(start_over(backing_off{listed{plan_from(), true}})) ==
-        "empty(list, relist, rewatch)");
+  CHECK(state_in_words(start_over(backing_off{listed{plan_from(), true}})) == "empty(list, relist, rewatch)");
   CHECK(state_in_words(start_over(stopped{})) == "stopped");
 }
