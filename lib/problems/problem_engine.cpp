@@ -26,8 +26,36 @@ bool same_problems(const std::vector<problem>& a, const std::vector<problem>& b)
 
 }  // namespace
 
+// While a rule judges one object, what it reads is noted into the pass's `reads`; after, the
+// recorders are the ones they had (a render that asked for a pass keeps recording its own).
+class problem_engine::recording_reads {
+ public:
+  explicit recording_reads(pass& p)
+      : p_(p),
+        outer_store_(p.context.store.recording()),
+        outer_clock_(p.context.now),
+        outer_documents_(p.context.reads) {
+    p_.context.store.record_reads(&p_.reads);
+    p_.context.now.record_into(&p_.reads);
+    p_.context.reads = &p_.reads;
+  }
+  ~recording_reads() {
+    p_.context.store.record_reads(outer_store_);
+    p_.context.now = outer_clock_;  // the time it was, noted where it was
+    p_.context.reads = outer_documents_;
+  }
+  recording_reads(const recording_reads&) = delete;
+  recording_reads& operator=(const recording_reads&) = delete;
+
+ private:
+  pass& p_;
+  view_reads* outer_store_;
+  view_clock outer_clock_;
+  view_reads* outer_documents_;
+};
+
 problem_engine::problem_engine(std::vector<problem_category> categories, std::vector<problem_rule> rules)
-    : categories_(std::move(categories)), rules_(std::move(rules)) {
+    : categories_(std::move(categories)), rules_(std::move(rules)), memos_(rules_.size()) {
   for (const problem_category& category : categories_) {
     if (category.enabled_by_default) {
       enabled_.insert(category.id);
@@ -44,8 +72,26 @@ bool problem_engine::enabled(const std::string& category) const {
   return enabled_.contains(category);
 }
 
+void problem_engine::follow(object_store& store) {
+  following_ = true;
+  store.add_listener([this](const object_store::change& change) {
+    for (std::size_t i = 0; i < rules_.size(); ++i) {
+      if (rules_[i].type == change.object->type) {
+        memos_[i].note_change(*change.object);
+      }
+    }
+  });
+}
+
 void problem_engine::set_enabled(const std::string& category, bool on) {
   ++generation_;
+  // Judged whole when next judged: an off category's findings are forgotten below, and nothing
+  // of a category that was off was noted.
+  for (std::size_t i = 0; i < rules_.size(); ++i) {
+    if (rules_[i].category == category) {
+      memos_[i].forget();
+    }
+  }
   if (on) {
     // Judged from the next evaluation on, not before.
     if (enabled_.insert(category).second) {
@@ -141,15 +187,16 @@ bool problem_engine::step(std::chrono::steady_clock::duration budget) {
       continue;
     }
     if (!p.listed) {
-      p.objects = p.context.store.list(rule.type);
-      p.object = 0;
-      p.listed = true;
+      start_rule(p);
     }
     while (p.object < p.objects.size()) {
-      judge(p, p.rule, *p.objects[p.object++]);
+      judge(p, p.rule, p.objects[p.object++]);
       if (past_deadline()) {
         return false;
       }
+    }
+    if (following_) {
+      memos_[p.rule].complete(std::move(p.reads));
     }
     ++p.rule;
     p.listed = false;
@@ -176,29 +223,77 @@ bool problem_engine::step(std::chrono::steady_clock::duration budget) {
   return true;
 }
 
-void problem_engine::judge(pass& p, std::size_t rule_index, const cached_object& object) {
+void problem_engine::start_rule(pass& p) {
+  const problem_rule& rule = rules_[p.rule];
+  const object_store& store = p.context.store;
+  rule_memo& memo = memos_[p.rule];
+  p.objects.clear();
+  p.object = 0;
+  p.listed = true;
+  const bool only_changes = following_ && memo.holds(store);
+  std::set<rule_memo::object_name> changed = memo.take_changes();
+  if (!only_changes) {
+    memo.found().clear();
+    p.reads = {};
+    p.objects = store.list(rule.type);
+    return;
+  }
+  p.reads = memo.reads();
+  for (const rule_memo::object_name& name : changed) {
+    memo.found().erase(name);
+    if (object_ptr now = store.get(rule.type, name.first, name.second)) {
+      p.objects.push_back(std::move(now));
+    }
+  }
+  // The others have not changed (every write and delete of the store reaches note_change), nor
+  // has anything the rule read: their findings stand, told again without asking the rule.
+  for (const auto& [name, judged] : memo.found()) {
+    apply(p, p.rule, *judged.object, judged.findings);
+  }
+}
+
+void problem_engine::judge(pass& p, std::size_t rule_index, const object_ptr& object) {
+  const problem_rule& rule = rules_[rule_index];
+  std::vector<finding> findings;
+  {
+    // What the rule reads beside the object (kinds, the clock, documents) decides how long its
+    // findings stand (rule_memo). A render recording its own reads gets its recorder back.
+    recording_reads recording(p);
+    try {
+      findings = rule.evaluate(*object, p.context);
+    } catch (const std::exception& error) {
+      if (on_rule_failure_) {
+        on_rule_failure_(rule, *object, error.what());
+      }
+      return;  // a rule that cannot read an object judges nothing of it
+    }
+  }
+  if (findings.empty()) {
+    return;
+  }
+  apply(p, rule_index, *object, findings);
+  if (following_) {
+    memos_[rule_index].found().insert_or_assign(
+        rule_memo::object_name{std::string(object->namespace_), std::string(object->name)},
+        rule_memo::judged{object, std::move(findings)});
+  }
+}
+
+void problem_engine::apply(pass& p, std::size_t rule_index, const cached_object& object,
+                           const std::vector<finding>& findings) {
   const problem_rule& rule = rules_[rule_index];
   const view_context& context = p.context;
-  std::vector<finding> findings;
-  try {
-    findings = rule.evaluate(object, context);
-  } catch (const std::exception& error) {
-    if (on_rule_failure_) {
-      on_rule_failure_(rule, object, error.what());
-    }
-    return;  // a rule that cannot read an object judges nothing of it
-  }
-  for (finding& found : findings) {
+  for (const finding& found : findings) {
     finding_key key{rule.category, rule_index, object.uid.empty() ? object.key() : object.uid, found.id};
     auto seen = first_seen_.find(key);
-    time_point first = seen != first_seen_.end() ? seen->second : time_point(context.now);
+    time_point first = seen != first_seen_.end() ? seen->second : p.now;
     p.still_seen.emplace(key, first);
     time_point since = found.since.value_or(first);
     time_point due = since + found.threshold;
-    if (found.shown_for && since + *found.shown_for <= context.now) {
+    if (found.shown_for && since + *found.shown_for <= p.now) {
       continue;  // told for its while, and no longer
     }
-    if (due <= context.now) {
+    if (due <= p.now) {
       if (found.shown_for && (!p.next_due || since + *found.shown_for < *p.next_due)) {
         p.next_due = since + *found.shown_for;  // wake up to take it off the list
       }

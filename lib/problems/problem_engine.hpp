@@ -16,8 +16,10 @@
 #include <tuple>
 #include <vector>
 
+#include "problems/rule_memo.hpp"
 #include "sections/section.hpp"
 #include "store/object.hpp"
+#include "store/object_store.hpp"
 #include "util/time.hpp"
 
 namespace sextant {
@@ -55,6 +57,11 @@ class problem_engine {
   bool has_category(const std::string& id) const;
   bool enabled(const std::string& category) const;
   void set_enabled(const std::string& category, bool on);
+
+  // Judge, from the next pass on, only the objects `store` says changed, wherever a rule's last
+  // judgement still holds (rule_memo.hpp); without it every pass judges every object. `store`
+  // must be the one the passes' contexts read, and outlive nothing of this engine's.
+  void follow(object_store& store);
 
   // Re-evaluates every rule of every enabled category against the store at `context.now`.
   // Returns when the next pending finding will cross its threshold, or a current one told for a
@@ -97,14 +104,16 @@ class problem_engine {
 
   // An evaluation under way.
   struct pass {
-    explicit pass(const view_context& at) : context(at) {}
+    explicit pass(const view_context& at) : context(at), now(at.now) {}
 
     view_context context;
+    time_point now;  // read once: a rule's own reads of the clock are noted in `reads`
     std::map<std::string, category_status> statuses;
     std::set<std::string> judged;  // the categories on when it began: one turned on waits for the next
     std::size_t rule = 0;
     bool listed = false;              // `objects` holds the rule's objects
-    std::vector<object_ptr> objects;  // as listed when the rule started
+    std::vector<object_ptr> objects;  // as listed when the rule started (or those changed since its memo)
+    view_reads reads;                 // what the rule under way read beside its objects
     std::size_t object = 0;
     std::map<finding_key, time_point> still_seen;
     std::vector<problem> now_current;
@@ -116,12 +125,21 @@ class problem_engine {
     std::map<finding_key, time_point> retired_seen;
   };
 
+  class recording_reads;
+
   std::map<std::string, category_status> statuses_of(const view_context& context) const;
-  void judge(pass& p, std::size_t rule_index, const cached_object& object);
+  // Lists what the rule under way judges: every object, or only those changed since its memo
+  // (the findings of the others are taken from the memo at once).
+  void start_rule(pass& p);
+  void judge(pass& p, std::size_t rule_index, const object_ptr& object);
+  // Turns one object's findings into problems and pending due times.
+  void apply(pass& p, std::size_t rule_index, const cached_object& object, const std::vector<finding>& findings);
   void finish(pass& p);
 
   std::vector<problem_category> categories_;
   std::vector<problem_rule> rules_;
+  std::vector<rule_memo> memos_;  // one per rule
+  bool following_ = false;
   std::set<std::string> enabled_;
   std::map<finding_key, time_point> first_seen_;
   std::vector<problem> current_;

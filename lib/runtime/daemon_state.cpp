@@ -19,6 +19,9 @@ daemon_state::daemon_state(std::vector<section> sections, const clock& time_sour
       problems(catalog.categories(), catalog.rules()),
       time(time_source),
       source(std::make_unique<snapshot_cluster>()) {
+  // Each pass judges only the objects changed since the last (at 150 000 Pods a whole pass took
+  // about 290 ms of the loop per batch of changes).
+  problems.follow(store);
   for (const auto& [type, profile] : profiles.all()) {
     for (const std::string& label : profile.indexed_labels) {
       store.index_label(type, label);

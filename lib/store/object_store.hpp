@@ -102,6 +102,7 @@ class object_store {
   // While set, every read notes its kind into `reads` (a view's render records what it read).
   // Const: recording changes no object. Null stops recording.
   void record_reads(view_reads* reads) const { recording_ = reads; }
+  view_reads* recording() const { return recording_; }
 
  private:
   // An object's place in its kind: views, so that no index holds a key string of its own. Every
