@@ -196,7 +196,7 @@ bool problem_engine::step(std::chrono::steady_clock::duration budget) {
       }
     }
     if (following_) {
-      memos_[p.rule].complete(std::move(p.reads));
+      memos_[p.rule].complete(std::move(p.reads), p.served_at);
     }
     ++p.rule;
     p.listed = false;
@@ -230,7 +230,8 @@ void problem_engine::start_rule(pass& p) {
   p.objects.clear();
   p.object = 0;
   p.listed = true;
-  const bool only_changes = following_ && memo.holds(store);
+  p.served_at = p.context.served.generation();
+  const bool only_changes = following_ && memo.holds(store, p.context.served);
   std::set<rule_memo::object_name> changed = memo.take_changes();
   if (!only_changes) {
     memo.found().clear();

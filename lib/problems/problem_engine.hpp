@@ -114,6 +114,7 @@ class problem_engine {
     bool listed = false;              // `objects` holds the rule's objects
     std::vector<object_ptr> objects;  // as listed when the rule started (or those changed since its memo)
     view_reads reads;                 // what the rule under way read beside its objects
+    std::uint64_t served_at = 0;      // the served kinds' generation when the rule under way began
     std::size_t object = 0;
     std::map<finding_key, time_point> still_seen;
     std::vector<problem> now_current;

@@ -15,8 +15,9 @@ void rule_memo::note_change(const cached_object& object) {
   changed_.emplace(std::string(object.namespace_), std::string(object.name));
 }
 
-bool rule_memo::holds(const object_store& store) const {
-  if (!whole_ || too_many_changes_ || reads_.clock || reads_.every_kind || !reads_.documents.empty()) {
+bool rule_memo::holds(const object_store& store, const served_kinds& served) const {
+  if (!whole_ || too_many_changes_ || reads_.clock || reads_.every_kind || !reads_.documents.empty() ||
+      served.generation() != served_generation_) {
     return false;
   }
   for (const auto& [type, generation] : reads_.kinds) {
@@ -33,8 +34,9 @@ std::set<rule_memo::object_name> rule_memo::take_changes() {
   return std::exchange(changed_, {});
 }
 
-void rule_memo::complete(view_reads reads) {
+void rule_memo::complete(view_reads reads, std::uint64_t served_generation) {
   reads_ = std::move(reads);
+  served_generation_ = served_generation;
   whole_ = true;
 }
 

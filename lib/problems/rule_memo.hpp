@@ -8,9 +8,11 @@
 // What a rule read is recorded as a cached view's reads are (store/view_reads.hpp): each kind at
 // its generation when first read. A change to any of them (the rule's own kind too, when it
 // read other objects of it) makes the next pass judge the kind whole; so does a rule that read
-// the clock, a polled document or every kind, whose findings may change with nothing written.
+// the clock, a polled document or every kind, whose findings may change with nothing written,
+// and a change to what the cluster serves (as a cached view's stamp).
 // The objects that changed come from the store's change listener (problem_engine::follow).
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -20,6 +22,7 @@
 #include "sections/section.hpp"
 #include "store/object.hpp"
 #include "store/object_store.hpp"
+#include "store/served_kinds.hpp"
 #include "store/view_reads.hpp"
 
 namespace sextant {
@@ -40,13 +43,14 @@ class rule_memo {
   // An object of the rule's kind was written or deleted.
   void note_change(const cached_object& object);
   // Whether the next judgement may take only what changed: the last one was whole and nothing
-  // it read beside its objects has changed since.
-  bool holds(const object_store& store) const;
+  // it read beside its objects, and nothing the cluster serves, has changed since.
+  bool holds(const object_store& store, const served_kinds& served) const;
   // Begins a judgement: hands over the objects changed since the last one and, until `complete`,
   // holds no whole judgement (a pass abandoned on the way leaves it partly updated).
   std::set<object_name> take_changes();
-  // Ends a judgement that saw every object, with what the rule read on the way.
-  void complete(view_reads reads);
+  // Ends a judgement that saw every object, with what the rule read on the way and the served
+  // kinds' generation it began at.
+  void complete(view_reads reads, std::uint64_t served_generation);
   void forget();
 
   std::map<object_name, judged>& found() { return found_; }
@@ -56,6 +60,7 @@ class rule_memo {
   bool whole_ = false;
   bool too_many_changes_ = false;
   view_reads reads_;
+  std::uint64_t served_generation_ = 0;
   std::map<object_name, judged> found_;
   std::set<object_name> changed_;
 };

@@ -209,3 +209,19 @@ TEST_CASE("a rule's reads are noted apart from a render's, which keeps its recor
   CHECK_FALSE(render.kinds.contains(namespace_type));
   cluster.store.record_reads(nullptr);
 }
+
+TEST_CASE("a change to what the cluster serves makes the next pass judge every object", "[problems][incremental]") {
+  testing::fixture_cluster cluster(testing::at("2026-11-29T12:00:00Z"));
+  counted_rule counted;
+  problem_engine engine({{"nodes", "Nodes", true}}, {counted.rule()});
+  engine.follow(cluster.store);
+  load_nodes(cluster);
+  engine.evaluate(cluster.context());
+  engine.evaluate(cluster.context());
+  CHECK(*counted.calls == 3);
+  // A rule may read what is served (a link's version, whether a kind exists at all).
+  cluster.served.clear();
+  engine.evaluate(cluster.context());
+  CHECK(*counted.calls == 6);
+  CHECK(problem_names(engine) == std::vector<std::string>{"told"});
+}
