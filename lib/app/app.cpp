@@ -40,10 +40,12 @@ namespace {
 
 // Changes arrive in bursts (a relist, a snapshot): evaluate once after the burst.
 constexpr auto evaluation_debounce = std::chrono::milliseconds(200);
-// Under churn a pass begins no sooner than this after the one before began. A pass judges every
-// object (90 ms of CPU at 5000 Workloads and 20 000 Pods); back to back, as changes kept arriving
-// during each, they took a fifth of a core at 50 changes a second. Problems are states that have
-// lasted minutes, so a second's delay in seeing one changes no answer.
+// Under churn a pass begins no sooner than this after the one before began. A pass judged every
+// object then (90 ms of CPU at 5000 Workloads and 20 000 Pods); back to back, as changes kept
+// arriving during each, they took a fifth of a core at 50 changes a second. Most passes now judge
+// only what changed (problems/rule_memo.hpp), but a rule that reads the clock or another kind
+// still judges its kind whole. Problems are states that have lasted minutes, so a second's delay
+// in seeing one changes no answer.
 constexpr auto min_pass_interval = std::chrono::seconds(1);
 // The longest a render runs before it lets the loop serve others.
 constexpr auto render_slice = std::chrono::microseconds(2000);
