@@ -6,6 +6,7 @@
 #include "problems/problem_engine.hpp"
 #include "support/fixtures.hpp"
 #include "support/section_views.hpp"
+#include "unit/problems/not_ready_findings.hpp"
 
 using namespace sextant;
 using namespace std::chrono_literals;
@@ -21,28 +22,18 @@ struct counted_rule {
   bool reads_clock = false;
 
   problem_rule rule() const {
-    return {
-        "nodes", node_type,
-        [calls = calls, reads_namespaces = reads_namespaces, reads_clock = reads_clock](const cached_object& node,
-                                                                                        const view_context& context) {
-          ++*calls;
-          std::vector<finding> out;
-          if (reads_namespaces && context.store.count(namespace_type) == 0) {
-            return out;
-          }
-          if (reads_clock && time_point(context.now) < testing::at("2026-11-29T12:00:00Z")) {
-            return out;
-          }
-          const packed_value* ready = find_condition(array_or_empty(node.body(), {"status", "conditions"}), "Ready");
-          if (ready != nullptr && !condition_true(ready)) {
-            std::optional<time_point> since;
-            if (auto text = get_string(*ready, {"lastTransitionTime"})) {
-              since = parse_rfc3339(*text);
-            }
-            out.push_back({"not-ready", since, 10min, "not ready"});
-          }
-          return out;
-        }};
+    return {"nodes", node_type,
+            [calls = calls, reads_namespaces = reads_namespaces, reads_clock = reads_clock](
+                const cached_object& node, const view_context& context) {
+              ++*calls;
+              if (reads_namespaces && context.store.count(namespace_type) == 0) {
+                return std::vector<finding>{};
+              }
+              if (reads_clock && time_point(context.now) < testing::at("2026-11-29T12:00:00Z")) {
+                return std::vector<finding>{};
+              }
+              return testing::not_ready_findings(node);
+            }};
   }
 };
 
@@ -57,6 +48,24 @@ void load_nodes(testing::fixture_cluster& cluster) {
                     "---\n" + node_yaml("fine-2", "True"));
 }
 
+// An engine following a cluster of three Nodes, one of them not ready since 11:40.
+struct followed_nodes {
+  explicit followed_nodes(counted_rule rule, time_point at = testing::at("2026-11-29T12:00:00Z"))
+      : cluster(at), counted(std::move(rule)), engine({{"nodes", "Nodes", true}}, {counted.rule()}) {
+    engine.follow(cluster.store);
+    load_nodes(cluster);
+  }
+  testing::fixture_cluster cluster;
+  counted_rule counted;
+  problem_engine engine;
+};
+
+counted_rule reading_namespaces() {
+  counted_rule rule;
+  rule.reads_namespaces = true;
+  return rule;
+}
+
 std::vector<std::string> problem_names(const problem_engine& engine) {
   std::vector<std::string> names;
   for (const problem& p : engine.current()) {
@@ -68,11 +77,8 @@ std::vector<std::string> problem_names(const problem_engine& engine) {
 }  // namespace
 
 TEST_CASE("after a whole pass, a pass judges only the objects that changed", "[problems][incremental]") {
-  testing::fixture_cluster cluster(testing::at("2026-11-29T12:00:00Z"));
-  counted_rule counted;
-  problem_engine engine({{"nodes", "Nodes", true}}, {counted.rule()});
-  engine.follow(cluster.store);
-  load_nodes(cluster);
+  followed_nodes nodes{counted_rule{}};
+  auto& [cluster, counted, engine] = nodes;
 
   engine.evaluate(cluster.context());
   CHECK(*counted.calls == 3);
@@ -138,12 +144,8 @@ TEST_CASE("a pass that judges only changes gives what a whole pass gives", "[pro
 }
 
 TEST_CASE("a change to a kind the rule read makes the next pass judge every object", "[problems][incremental]") {
-  testing::fixture_cluster cluster(testing::at("2026-11-29T12:00:00Z"));
-  counted_rule counted;
-  counted.reads_namespaces = true;
-  problem_engine engine({{"nodes", "Nodes", true}}, {counted.rule()});
-  engine.follow(cluster.store);
-  load_nodes(cluster);
+  followed_nodes nodes(reading_namespaces());
+  auto& [cluster, counted, engine] = nodes;
   engine.evaluate(cluster.context());
   CHECK(*counted.calls == 3);
   CHECK(engine.current().empty());  // no Namespace yet: the rule finds nothing
@@ -158,12 +160,10 @@ TEST_CASE("a change to a kind the rule read makes the next pass judge every obje
 }
 
 TEST_CASE("a rule that read the clock is judged whole every pass", "[problems][incremental]") {
-  testing::fixture_cluster cluster(testing::at("2026-11-29T11:59:00Z"));
-  counted_rule counted;
-  counted.reads_clock = true;
-  problem_engine engine({{"nodes", "Nodes", true}}, {counted.rule()});
-  engine.follow(cluster.store);
-  load_nodes(cluster);
+  counted_rule reading_clock;
+  reading_clock.reads_clock = true;
+  followed_nodes nodes(reading_clock, testing::at("2026-11-29T11:59:00Z"));
+  auto& [cluster, counted, engine] = nodes;
   engine.evaluate(cluster.context());
   CHECK(engine.current().empty());
   cluster.now = testing::at("2026-11-29T12:00:00Z");
@@ -173,11 +173,8 @@ TEST_CASE("a rule that read the clock is judged whole every pass", "[problems][i
 }
 
 TEST_CASE("a category turned off and on again, or a pass abandoned, is judged whole next", "[problems][incremental]") {
-  testing::fixture_cluster cluster(testing::at("2026-11-29T12:00:00Z"));
-  counted_rule counted;
-  problem_engine engine({{"nodes", "Nodes", true}}, {counted.rule()});
-  engine.follow(cluster.store);
-  load_nodes(cluster);
+  followed_nodes nodes{counted_rule{}};
+  auto& [cluster, counted, engine] = nodes;
   engine.evaluate(cluster.context());
   engine.set_enabled("nodes", false);
   engine.set_enabled("nodes", true);
@@ -196,12 +193,8 @@ TEST_CASE("a category turned off and on again, or a pass abandoned, is judged wh
 }
 
 TEST_CASE("a rule's reads are noted apart from a render's, which keeps its recorder", "[problems][incremental]") {
-  testing::fixture_cluster cluster(testing::at("2026-11-29T12:00:00Z"));
-  counted_rule counted;
-  counted.reads_namespaces = true;
-  problem_engine engine({{"nodes", "Nodes", true}}, {counted.rule()});
-  engine.follow(cluster.store);
-  load_nodes(cluster);
+  followed_nodes nodes(reading_namespaces());
+  auto& [cluster, counted, engine] = nodes;
   view_reads render;
   cluster.store.record_reads(&render);
   engine.evaluate(cluster.context());
@@ -211,11 +204,8 @@ TEST_CASE("a rule's reads are noted apart from a render's, which keeps its recor
 }
 
 TEST_CASE("a change to what the cluster serves makes the next pass judge every object", "[problems][incremental]") {
-  testing::fixture_cluster cluster(testing::at("2026-11-29T12:00:00Z"));
-  counted_rule counted;
-  problem_engine engine({{"nodes", "Nodes", true}}, {counted.rule()});
-  engine.follow(cluster.store);
-  load_nodes(cluster);
+  followed_nodes nodes{counted_rule{}};
+  auto& [cluster, counted, engine] = nodes;
   engine.evaluate(cluster.context());
   engine.evaluate(cluster.context());
   CHECK(*counted.calls == 3);

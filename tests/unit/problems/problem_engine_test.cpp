@@ -4,26 +4,17 @@
 
 #include "support/fixtures.hpp"
 #include "support/section_views.hpp"
+#include "unit/problems/not_ready_findings.hpp"
 
 using namespace sextant;
 using namespace std::chrono_literals;
 
 namespace {
 
-// A rule over Nodes: "not ready" since the Ready condition's lastTransitionTime when it has
-// one, else (no time given) since first seen.
+// A rule over Nodes: "not ready" (not_ready_findings.hpp).
 problem_rule not_ready_rule() {
   return {"nodes", {"", "Node"}, [](const cached_object& node, const view_context&) {
-            std::vector<finding> out;
-            const packed_value* ready = find_condition(array_or_empty(node.body(), {"status", "conditions"}), "Ready");
-            if (ready != nullptr && !condition_true(ready)) {
-              std::optional<time_point> since;
-              if (auto text = get_string(*ready, {"lastTransitionTime"})) {
-                since = parse_rfc3339(*text);
-              }
-              out.push_back({"not-ready", since, 10min, "not ready"});
-            }
-            return out;
+            return testing::not_ready_findings(node);
           }};
 }
 
