@@ -60,7 +60,8 @@ class problem_engine {
 
   // Judge, from the next pass on, only the objects `store` says changed, wherever a rule's last
   // judgement still holds (rule_memo.hpp); without it every pass judges every object. `store`
-  // must be the one the passes' contexts read, and outlive nothing of this engine's.
+  // must be the one the passes' contexts read; it keeps a listener pointing at this engine, so
+  // no change may be made to it once the engine is gone.
   void follow(object_store& store);
 
   // Re-evaluates every rule of every enabled category against the store at `context.now`.
