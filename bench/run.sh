@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the ingest benchmark in Release and runs it under /usr/bin/time -v (peak RSS).
+# Builds the ingest benchmark in Release and runs it under /usr/bin/time -v (peak RSS), then the
+# maskers on 1 MB inputs and a problem pass after Pod changes (bench/problems_bench.cpp).
 # Usage: bench/run.sh            Results belong in README.md's "Speed and memory" table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
