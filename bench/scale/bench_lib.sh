@@ -4,12 +4,14 @@
 # CLIENT_CPU (the taskset prefix wrk runs under; empty: not pinned).
 
 # What every run under bench/scale starts with: OUT (build-scale, or build-envelope with
-# ENVELOPE=1), RUNS and DURATION; the server (sextantd or nginx) pinned to CPU 0 and wrk to CPU 1
-# (PIN=0, or one core: not pinned); and every pid added to PIDS killed on exit.
+# ENVELOPE=1), RUNS, DURATION and CACHE (SEXTANT_CACHE: where the Go builds are kept); the server
+# (sextantd or nginx) pinned to CPU 0 and wrk to CPU 1 (PIN=0, or one core: not pinned); and
+# every pid added to PIDS killed on exit.
 bench_setup() {
   OUT=${OUT:-$ROOT/build-$([[ "${ENVELOPE:-0}" == 1 ]] && echo envelope || echo scale)}
   DURATION=${DURATION:-4}
   RUNS=${RUNS:-3}
+  CACHE=${SEXTANT_CACHE:-$HOME/.cache/sextant}
   SERVER_CPU=() CLIENT_CPU=()
   if [[ "${PIN:-1}" == 1 && $(nproc) -ge 2 ]]; then
     SERVER_CPU=(taskset -c 0) CLIENT_CPU=(taskset -c 1)

@@ -32,7 +32,6 @@ ROOT=$PWD
 # shellcheck source=bench/scale/bench_lib.sh
 source bench/scale/bench_lib.sh
 bench_setup
-CACHE=${SEXTANT_CACHE:-$HOME/.cache/sextant}
 LIVE=1
 [[ "${1:-}" == "--no-live" ]] && LIVE=0
 scripts/install-deps.sh --bench  # wrk, nginx, and what the build and the test API server need
@@ -139,45 +138,16 @@ curl -s "127.0.0.1:$SNAP_PORT/metrics" | grep -E '^sextant_event_loop_max_stall_
 SNAP_RSS_AFTER=$(rss_kb "$SNAP_PID")
 kill "$SNAP_PID"
 
-LIVE_READY_MS=- LIVE_READY_CPU_MS=- LIVE_NLOHMANN_MS=- LIVE_RSS=- CACHE_KB=- LIVE_RSS_POLLED=- GO_RSS=- GO_SYNC=- FLOOR_S=- REST_LINE=- CHURN_LINE=- BURST_LINE=- POD_CHURN_LINE=- RELIST_LINE=-
+LIVE_READY_MS=- LIVE_READY_CPU_MS=- LIVE_NLOHMANN_MS=- LIVE_RSS=- CACHE_KB=- LIVE_RSS_POLLED=- GO_RSS=- GO_SYNC=- GO_JSON_SYNC=- FLOOR_S=- FLOOR_PROTOBUF_S=- REST_LINE=- CHURN_LINE=- BURST_LINE=- POD_CHURN_LINE=- RELIST_LINE=-
 if [[ $LIVE == 1 ]]; then
   echo "== live mode (test API server)"
   # shellcheck source=bench/scale/test_cluster.sh
   source bench/scale/test_cluster.sh
   start_test_cluster
   LIVE_PORT=18312
-  START=$(now_ms)
-  # As issue 11 measured it: with the kueue-workloads category on, so the Workloads are watched
-  # from the start (off, they are listed only once a page asks for them).
-  echo '{"categories": {"kueue-workloads": {"enabled": true}}}' >"$OUT/settings.json"
-  : >"$OUT/live-runs.txt"
-  : >"$OUT/go-runs.txt"
-  : >"$OUT/floor-runs.txt"
-  (cd bench/scale/informer && GOMODCACHE=$CACHE/go/mod GOCACHE=$CACHE/go/build GOTOOLCHAIN=local GOFLAGS=-mod=readonly \
-     go build -o "$OUT/informer" .)
-  # Each run takes the three in turn on the same server: the floor (the server alone streaming
-  # every kind to readers that parse nothing), client-go, then the daemon. At the envelope the
-  # server's own pace moved by 40 s between runs (its 15 GB Go heap), so a daemon measured on a
-  # cold server against a client-go measured later on a warm one compared the server with itself.
-  for run in $(seq "$RUNS"); do
-    python3 bench/scale/list_floor.py "$TC_DIR/cluster.env" | tee -a "$OUT/floor-runs.txt"
-    "$OUT/informer" -kubeconfig "$KUBECONFIG_TOKEN" | tee -a "$OUT/go-runs.txt"
-    START=$(now_ms)
-    "$SEXTANTD" --kubeconfig "$KUBECONFIG_TOKEN" --listen 127.0.0.1:$LIVE_PORT --settings-file "$OUT/settings.json" \
-      >"$OUT/live.log" 2>&1 &
-    LIVE_PID=$!
-    PIDS+=("$LIVE_PID")
-    ready_ms=$(wait_ready $LIVE_PORT)
-    ready_cpu_ms=$(cpu_ms "$LIVE_PID")
-    sleep 2
-    echo "$ready_ms $ready_cpu_ms $(rss_kb "$LIVE_PID")" >>"$OUT/live-runs.txt"
-    ((run == RUNS)) || { kill "$LIVE_PID"; wait "$LIVE_PID" 2>/dev/null || true; }
-  done
-  read -r LIVE_READY_MS LIVE_READY_CPU_MS LIVE_RSS < <(medians <"$OUT/live-runs.txt" 2>/dev/null)
-  echo "live starts (ready ms, CPU ms to ready, RSS kB): $(tr '\n' ';' <"$OUT/live-runs.txt")"
-  read -r GO_SYNC GO_RSS < <(sed -n 's/.*synced_seconds=\([0-9.]*\).*rss_kb=\([0-9]*\).*/\1 \2/p' "$OUT/go-runs.txt" | medians)
-  FLOOR_S=$(sed -n 's/.*floor_seconds=\([0-9.]*\).*/\1/p' "$OUT/floor-runs.txt" | medians)
-  echo "medians of $RUNS: server floor ${FLOOR_S} s, client-go ${GO_SYNC} s (RSS ${GO_RSS} kB), daemon ${LIVE_READY_MS} ms"
+  # shellcheck source=bench/scale/ready_turns.sh
+  source bench/scale/ready_turns.sh
+  ready_turns
   # What the cache holds, summed over kinds: the 1.5x bound of RSS after sync is against it.
   CACHE_KB=$(curl -s "127.0.0.1:$LIVE_PORT/metrics" |
     awk '/^sextant_cache_bytes\{/ {sum += $2} END {printf "%d", sum / 1024}')
@@ -268,17 +238,19 @@ fi
 echo "== summary ($(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 python3 - "$SNAP_READY_MS" "$NLOHMANN_MS" "$SIMDJSON_MS" "$SNAP_RSS" "$SNAP_RSS_AFTER" "$LIVE_READY_MS" "$LIVE_RSS" \
   "$GO_RSS" "$GO_SYNC" "$hp99" "$pp99" "$LIVE_RSS_POLLED" "$REST_LINE" "$CHURN_LINE" "$BURST_LINE" "$CACHE_KB" \
-  "$LIVE_READY_CPU_MS" "$LIVE_NLOHMANN_MS" "$EMPTY_RSS" "$POD_CHURN_LINE" "$RELIST_LINE" "$FLOOR_S" <<'PY'
+  "$LIVE_READY_CPU_MS" "$LIVE_NLOHMANN_MS" "$EMPTY_RSS" "$POD_CHURN_LINE" "$RELIST_LINE" "$FLOOR_S" "$FLOOR_PROTOBUF_S" \
+  "$GO_JSON_SYNC" <<'PY'
 import sys
 (snap, nl, sj, rss, rss_after, live, live_rss, go_rss, go_sync, hp99, pp99, polled, rest, churn, burst, cache,
- live_cpu, live_nl, empty, pod_churn, relist, floor) = sys.argv[1:]
+ live_cpu, live_nl, empty, pod_churn, relist, floor, floor_protobuf, go_json_sync) = sys.argv[1:]
 def ratio(a, b):
     try: return f"{float(a) / float(b):.2f}x"
     except ValueError: return "-"
 print(f"snapshot ready {snap} ms = {ratio(snap, nl)} nlohmann's parse ({nl} ms), {ratio(snap, sj)} simdjson DOM's ({sj} ms)")
 print(f"live ready {live} ms = {ratio(live, live_nl)} nlohmann's parse of the API server's bodies ({live_nl} ms); "
-      f"the daemon's CPU to ready {live_cpu} ms = {ratio(live_cpu, live_nl)} of it; client-go synced in {go_sync} s; "
-      f"the server alone streamed every kind in {floor} s (medians of runs taken in turns)")
+      f"the daemon's CPU to ready {live_cpu} ms = {ratio(live_cpu, live_nl)} of it; client-go synced in {go_sync} s "
+      f"(protobuf), {go_json_sync} s reading JSON as the daemon does; the server alone streamed every kind in {floor} s "
+      f"as JSON, {floor_protobuf} s with the built-in kinds as protobuf (medians of runs taken in turns)")
 print(f"RSS snapshot {rss} kB after load, {rss_after} kB after the HTTP runs; live {live_rss} kB; "
       f"client-go {go_rss} kB (synced in {go_sync} s): daemon/client-go = {ratio(live_rss, go_rss)}")
 print(f"healthz p99 while the list is hammered: {hp99} on the API port, {pp99} on the probe port")
