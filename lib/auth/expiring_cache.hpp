@@ -27,7 +27,8 @@ class expiring_cache {
       : ttl_(ttl), max_entries_(max_entries), max_bytes_(max_bytes), weigh_(std::move(weigh)) {}
 
   // The value while it has not expired (and, in `expires`, until when); an expired one is dropped.
-  const Value* find(const std::string& key, time now, time* expires = nullptr) {
+  // The holder may change the value in place (not its time).
+  Value* find(const std::string& key, time now, time* expires = nullptr) {
     auto it = entries_.find(key);
     if (it == entries_.end()) {
       return nullptr;

@@ -7,8 +7,9 @@
 // views are cached, so the second run costs a cache lookup. See app::answer.
 //
 // What the router decides from many decisions (a list's cut asks one per namespace) is kept in
-// the cut memo the request carries, for as long as the decisions it was made from hold: a caller
-// polling a list asks its questions once per decision time, not once per request.
+// the cut memo the request carries, for as long as the decisions it was made from hold (or until
+// they are due to be renewed, authorizer.hpp): a caller polling a list asks its questions once per
+// decision time, not once per request.
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -22,7 +23,8 @@ namespace sextant {
 
 class cut_memo;
 
-// A known decision, and until when it holds (when the authorizer's cache lets it go).
+// A known decision, and until when what is decided from it holds (when the authorizer's cache
+// lets it go, or earlier, when it is due to be asked again).
 struct kept_decision {
   using time = std::chrono::steady_clock::time_point;
   // Not explicit: a decision known for good (a test's, a fixed policy's) is its bool.
