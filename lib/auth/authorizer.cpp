@@ -4,13 +4,12 @@
 #include <memory>
 
 #include <spdlog/spdlog.h>
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include "auth/kube_reviews.hpp"
 #include "kube/api_status.hpp"
 #include "kube/asio.hpp"
+#include "util/supervised_spawn.hpp"
 
 namespace sextant {
 namespace {
@@ -73,21 +72,27 @@ void authorizer::queue_renewal(const caller& who, const access_check& check, con
   renewals_.push_back(renewal{who, check, key, now});
   if (renewers_ < reviews_in_flight) {
     ++renewers_;
-    boost::asio::co_spawn(executor_, renew(), boost::asio::detached);
+    spawn_supervised(
+        executor_, "access renewal", [this] { return renew(); }, on_task_failure::log_only);
   }
 }
 
 boost::asio::awaitable<void> authorizer::renew() {
-  while (!renewals_.empty()) {
-    renewal next = std::move(renewals_.front());
-    renewals_.pop_front();
-    if (in_flight_.contains(next.key)) {
-      continue;  // on its way already: its answer renews the decision
+  try {
+    while (!renewals_.empty()) {
+      renewal next = std::move(renewals_.front());
+      renewals_.pop_front();
+      if (in_flight_.contains(next.key)) {
+        continue;  // on its way already: its answer renews the decision
+      }
+      ++renewals_sent_;
+      // Its outcome reaches no request: the kept decision answers until it ends, and if the
+      // review failed the next request after that asks again.
+      co_await join(send(std::move(next.who), std::move(next.check), std::move(next.key), next.asked_at));
     }
-    ++renewals_sent_;
-    // Its outcome reaches no request: the kept decision answers until it ends, and if the
-    // review failed the next request after that asks again.
-    co_await join(send(std::move(next.who), std::move(next.check), std::move(next.key), next.asked_at));
+  } catch (...) {
+    --renewers_;  // a renewer that failed must not hold its place for good; the supervisor logs why
+    throw;
   }
   --renewers_;
 }
@@ -96,8 +101,12 @@ std::shared_ptr<authorizer::in_flight> authorizer::send(caller who, access_check
                                                         time asked_at) {
   auto flight = std::make_shared<in_flight>(executor_);
   in_flight_.insert_or_assign(key, flight);
-  boost::asio::co_spawn(executor_, review(std::move(who), std::move(check), std::move(key), asked_at, flight),
-                        boost::asio::detached);
+  spawn_supervised(
+      executor_, "access review",
+      [this, who = std::move(who), check = std::move(check), key = std::move(key), asked_at, flight]() mutable {
+        return review(std::move(who), std::move(check), std::move(key), asked_at, flight);
+      },
+      on_task_failure::log_only);
   return flight;
 }
 
@@ -165,46 +174,29 @@ boost::asio::awaitable<undecided> authorizer::ask(const caller& who, const acces
 }
 
 boost::asio::awaitable<undecided> authorizer::decide(caller who, std::vector<access_check> checks) {
-  // The reviews of one batch run side by side; a timer wakes this coroutine when the last ends.
-  struct batch {
-    explicit batch(const boost::asio::any_io_executor& executor) : done(executor) {}
-    boost::asio::steady_timer done;
-    std::size_t running = 0;
-    undecided failure;
-  };
   const time asked_at = now_();
   for (std::size_t from = 0; from < checks.size(); from += reviews_in_flight) {
-    auto shared = std::make_shared<batch>(executor_);
-    shared->done.expires_at(boost::asio::steady_timer::time_point::max());
-    const std::size_t until = std::min(checks.size(), from + reviews_in_flight);
-    for (std::size_t i = from; i < until; ++i) {
+    // The batch's reviews are all sent (or joined, when on their way already) before any is
+    // waited for, so they run side by side.
+    std::vector<std::shared_ptr<in_flight>> batch;
+    for (std::size_t i = from; i < std::min(checks.size(), from + reviews_in_flight); ++i) {
       if (known(who, checks[i])) {
         continue;
       }
       std::string key = key_of(who, checks[i]);
       auto sent = in_flight_.find(key);
-      std::shared_ptr<in_flight> flight =
-          sent != in_flight_.end() ? sent->second : send(who, checks[i], std::move(key), asked_at);
-      ++shared->running;
-      boost::asio::co_spawn(executor_, join(std::move(flight)),
-                            [shared](const std::exception_ptr& failure, undecided outcome) {
-                              if (failure) {
-                                outcome = {"a permission check failed", std::chrono::seconds(1)};
-                              }
-                              if (!outcome.error.empty() && shared->failure.error.empty()) {
-                                shared->failure.error = std::move(outcome.error);
-                              }
-                              shared->failure.retry_after = std::max(shared->failure.retry_after, outcome.retry_after);
-                              if (--shared->running == 0) {
-                                shared->done.cancel();
-                              }
-                            });
+      batch.push_back(sent != in_flight_.end() ? sent->second : send(who, checks[i], std::move(key), asked_at));
     }
-    if (shared->running > 0) {
-      co_await shared->done.async_wait(kube::use_tuple);
+    undecided failure;
+    for (std::shared_ptr<in_flight>& flight : batch) {
+      undecided outcome = co_await join(std::move(flight));
+      if (!outcome.error.empty() && failure.error.empty()) {
+        failure.error = std::move(outcome.error);
+      }
+      failure.retry_after = std::max(failure.retry_after, outcome.retry_after);
     }
-    if (!shared->failure.error.empty()) {
-      co_return shared->failure;
+    if (!failure.error.empty()) {
+      co_return failure;
     }
   }
   co_return undecided{};
