@@ -12,7 +12,7 @@ RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_TESTS=OFF
 
 FROM debian:12.11-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libssl3 libyaml-cpp0.7 libyaml-0-2 libspdlog1.10 libfmt9 libsimdjson14 libre2-9 zlib1g ca-certificates \
+ && apt-get install -y --no-install-recommends libssl3 libyaml-cpp0.7 libyaml-0-2 libspdlog1.10 libfmt9 libsimdjson14 libre2-9 libabsl20220623 zlib1g ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /build/cmd/sextantd/sextantd /usr/local/bin/sextantd
 COPY config/sextantd.yaml /etc/sextantd/sextantd.yaml

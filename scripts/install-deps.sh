@@ -15,7 +15,7 @@ set -euo pipefail
 build_packages=(
   build-essential cmake ninja-build pkg-config
   libboost1.81-dev libssl-dev
-  nlohmann-json3-dev libsimdjson-dev libyaml-cpp-dev libyaml-dev libspdlog-dev libfmt-dev zlib1g-dev libre2-dev
+  nlohmann-json3-dev libsimdjson-dev libyaml-cpp-dev libyaml-dev libspdlog-dev libfmt-dev zlib1g-dev libre2-dev libabsl-dev
 )
 test_packages=(
   catch2 clang libclang-rt-14-dev clang-format-14 curl python3 python3-yaml python3-pip python3-venv rsync time golang-go

@@ -8,10 +8,11 @@ namespace sextant {
 namespace {
 
 // Removes every entry of `index` at `value` that holds `object`.
-void erase_entries(std::unordered_multimap<std::string_view, object_ptr>& index, std::string_view value,
-                   const object_ptr& object) {
-  auto [it, end] = index.equal_range(value);
-  while (it != end) {
+template <typename Index>
+void erase_entries(Index& index, std::string_view value, const object_ptr& object) {
+  // An erase invalidates every other iterator of a B-tree (the range's end among them): each
+  // step checks the key again instead.
+  for (auto it = index.lower_bound(value); it != index.end() && it->first == value;) {
     it = it->second == object ? index.erase(it) : std::next(it);
   }
 }
@@ -72,10 +73,9 @@ void object_store::upsert(object_ptr object) {
       object = std::move(kept);
     }
     unindex(cache, earlier);
-    // The same place in the order: the node is reused, holding the new object.
-    auto node = cache.by_key.extract(it);
-    node.value() = object;
-    cache.by_key.insert(std::move(node));
+    // The same place in the order: the hint makes the insert constant time.
+    it = cache.by_key.erase(it);
+    cache.by_key.insert(it, object);
   } else {
     cache.by_key.insert(object);
   }
@@ -102,7 +102,7 @@ bool object_store::remove(const kind_key& type, std::string_view namespace_, std
 }
 
 void object_store::replace_all(const kind_key& type, std::vector<object_ptr> objects) {
-  std::set<object_ptr, key_order> fresh(objects.begin(), objects.end());
+  absl::btree_set<object_ptr, key_order> fresh(objects.begin(), objects.end());
   std::vector<object_ptr> stale;
   if (auto cache = kinds_.find(type); cache != kinds_.end()) {
     for (const object_ptr& object : cache->second.by_key) {
