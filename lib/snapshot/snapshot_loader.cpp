@@ -387,8 +387,15 @@ void snapshot_loader::add_packed(packed_body packed, const std::string& path, in
   } else if (!name_the_api_server_accepts(cached->name)) {
     report.warnings.push_back({path, line, shown + ": the API server would refuse this name; loaded, without a path"});
   }
+  if (origin_paths_.empty() || origin_paths_.back() != path) {
+    origin_paths_.push_back(path);
+  }
+  const auto path_index = static_cast<std::uint32_t>(origin_paths_.size() - 1);
   if (auto earlier = store_.get(cached->type, cached->namespace_, cached->name)) {
-    const std::string& earlier_path = origin_[identity];
+    auto earlier_origin = origin_.find(earlier.get());
+    static const std::string unknown_origin = "an earlier file";  // every object held came through here
+    const std::string& earlier_path =
+        earlier_origin != origin_.end() ? origin_paths_[earlier_origin->second] : unknown_origin;
     if (numeric_newer(earlier->resource_version, cached->resource_version)) {
       report.warnings.push_back({path, line,
                                  "duplicate " + identity + " (also in " + earlier_path +
@@ -397,11 +404,12 @@ void snapshot_loader::add_packed(packed_body packed, const std::string& path, in
     }
     report.warnings.push_back(
         {path, line, "duplicate " + identity + " (also in " + earlier_path + "); keeping this one"});
+    // Its entry goes with it, before its address can be reused by another object.
+    origin_.erase(earlier.get());
   } else {
     ++report.objects_loaded;
     ++report.objects_by_kind[cached->type.to_string()];
   }
-  origin_[identity] = path;
   if (cached->type == kind_key{"apiextensions.k8s.io", "CustomResourceDefinition"}) {
     register_crd(cached->body());
   }
@@ -411,7 +419,12 @@ void snapshot_loader::add_packed(packed_body packed, const std::string& path, in
   } else {
     served_.add(served_kind{cached->type, {}, true, {std::string(version_of(cached->api_version))}});
   }
+  const object_ptr loaded = cached;  // what the lookup below names lives in it
   store_.upsert(std::move(cached));
+  // The store may hold a copy (one that keeps an earlier first_seen): its entry is the one kept.
+  if (object_ptr stored = store_.get(loaded->type, loaded->namespace_, loaded->name)) {
+    origin_[stored.get()] = path_index;
+  }
 }
 
 void snapshot_loader::register_crd(const json& crd) {

@@ -12,6 +12,8 @@
 // a YAML document may expand through its aliases only so far. The load runs a step at a time
 // (a document or JSON value, then the time is checked), so the event loop can serve signals
 // between steps: a SIGTERM during a long load is acted on.
+#include <absl/container/flat_hash_map.h>
+
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -99,8 +101,12 @@ class snapshot_loader {
   const ingest_profiles& profiles_;
   time_point now_;
   snapshot_limits limits_;
-  // Where each object came from, to name both places of a duplicate.
-  std::map<std::string, std::string> origin_;
+  // Where each object the store holds came from (an index into origin_paths_), to name both
+  // places of a duplicate. Keyed by the stored object, not by its name: a map of names to paths
+  // cost 224 bytes an object, allocated between the cached bodies and freed with the loader, and
+  // at 150 000 Pods those 42 MB of holes stayed resident for good.
+  absl::flat_hash_map<const cached_object*, std::uint32_t> origin_;
+  std::vector<std::string> origin_paths_;
   // A load under way (begin .. take_report).
   snapshot_report report_;
   std::vector<std::filesystem::path> files_;

@@ -185,6 +185,13 @@ TEST_CASE("duplicate objects keep the newer resourceVersion and are reported", "
   CHECK(f.store.get({"", "Node"}, "", "n2")->resource_version == "3");
   REQUIRE(f.report.warnings.size() == 2);
   CHECK_THAT(f.report.warnings[0].message, Catch::Contains("duplicate Node n1") && Catch::Contains("a.yaml"));
+  CHECK_THAT(f.report.warnings[1].message, Catch::Contains("duplicate Node n2") && Catch::Contains("c.yaml"));
+  // The one kept replaced c.yaml's: a third copy is named against d.yaml, where the kept one is.
+  f.load("e.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n2, resourceVersion: \"2\"}\n");
+  REQUIRE(f.report.warnings.size() == 3);
+  CHECK_THAT(f.report.warnings[2].message,
+             Catch::Contains("also in d.yaml") && Catch::Contains("keeping the one there"));
+  CHECK(f.store.get({"", "Node"}, "", "n2")->resource_version == "3");
 }
 
 TEST_CASE("CRDs make their kinds served; unknown kinds still load", "[loader]") {
