@@ -2,6 +2,8 @@
 // asked together end together, a decision still in use is asked again before it ends while the
 // kept one answers, and a question on its way to the API server is not sent twice. Steady time is
 // the test's own: the API server's answers take real milliseconds, the decisions' ages do not.
+#include <chrono>
+
 #include <catch2/catch.hpp>
 
 #include "../kube/kube_test_support.hpp"
@@ -123,8 +125,9 @@ TEST_CASE_METHOD(one_caller, "a caller polling 500 namespaces waits for reviews 
     }
     ++recomputed;
     poll_result again = poll(io, decide, alice, cut);
-    INFO("poll " << recomputed << " at " << (server.now - first.holds_until).count() / 1000000
-                 << " ms after the first renewal");
+    INFO("poll " << recomputed << " at "
+                 << std::chrono::duration_cast<std::chrono::milliseconds>(server.now - first.holds_until).count()
+                 << " ms after the first decisions' renewal time");
     CHECK(again.waited_for == 0);
     CHECK(again.holds_until > server.now);
     holds_until = again.holds_until;
