@@ -2,7 +2,8 @@
 // the effects they apply are one I/O shell around reflector_transitions' pure decisions.
 #include "kube/reflector.hpp"
 
-#include <map>
+#include <algorithm>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
@@ -47,6 +48,33 @@ reflector::phase phase_of(const reflection::state& state) {
     return reflector::phase::backing_off;
   }
   return reflector::phase::stopped;
+}
+
+// One of a streaming list's initial events, as it came.
+struct initial_event {
+  object_ptr object;
+  bool deleted = false;
+};
+
+// What a streaming list's initial events leave, in the store's order: the last event of each
+// object, unless that one deleted it. Sorted out once, at the end, rather than kept in a map as
+// they come: a map's node and key string per object were allocated between the cached bodies and
+// freed after the sync, and at 150 000 Pods their holes (128 bytes each) stayed resident for good.
+std::vector<object_ptr> last_states(std::vector<initial_event> events) {
+  std::stable_sort(events.begin(), events.end(), [](const initial_event& a, const initial_event& b) {
+    return key_less(a.object->namespace_, a.object->name, b.object->namespace_, b.object->name);
+  });
+  std::vector<object_ptr> objects;
+  objects.reserve(events.size());
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const bool last_of_its_object =
+        i + 1 == events.size() || key_less(events[i].object->namespace_, events[i].object->name,
+                                           events[i + 1].object->namespace_, events[i + 1].object->name);
+    if (last_of_its_object && !events[i].deleted) {
+      objects.push_back(std::move(events[i].object));
+    }
+  }
+  return objects;
 }
 
 }  // namespace
@@ -201,7 +229,7 @@ net::awaitable<reflection::outcome> reflector::streaming_list() {
     bool unsupported = opened.error.code == 400 || opened.error.code == 422 || opened.error.code == 501;
     co_return came_to(unsupported ? outcome_kind::streaming_unsupported : outcome_kind::list_failed, opened.error);
   }
-  std::map<std::string, object_ptr> initial;
+  std::vector<initial_event> initial;
   const time_point now = wall_.now();
   for (;;) {
     watch_item item = co_await opened.stream->next();
@@ -223,15 +251,10 @@ net::awaitable<reflection::outcome> reflector::streaming_list() {
     if (event.type == "BOOKMARK") {
       std::string version = string_or(event.object.root(), {"metadata", "resourceVersion"});
       if (string_or(event.object.root(), {"metadata", "annotations", initial_events_end}) == "true") {
-        std::vector<object_ptr> objects;
-        objects.reserve(initial.size());
-        for (auto& [key, object] : initial) {
-          objects.push_back(std::move(object));
-        }
         resource_version_ = version;
         streaming_used_ = true;
         truncated_ = false;
-        store_.replace_all(type_, std::move(objects));
+        store_.replace_all(type_, last_states(std::move(initial)));
         store_.set_completeness(type_, list_completeness{list_completeness::state::complete, {}});
         co_return came_to(outcome_kind::listed, {}, std::move(opened.stream));
       }
@@ -243,11 +266,7 @@ net::awaitable<reflection::outcome> reflector::streaming_list() {
       spdlog::debug("watch {}: event skipped: {}", name_, error);
       continue;
     }
-    if (event.type == "DELETED") {
-      initial.erase(object->key());
-    } else {
-      initial[object->key()] = std::move(object);
-    }
+    initial.push_back(initial_event{std::move(object), event.type == "DELETED"});
   }
 }
 

@@ -413,6 +413,26 @@ TEST_CASE("a streaming list fills the store at its end bookmark and keeps watchi
   CHECK(h.script->watch_calls.size() == 1);  // the same stream went on
 }
 
+TEST_CASE("a streaming list keeps each object's last initial event, and none that ended deleted", "[kube][reflector]") {
+  reflector_options options;
+  options.streaming_list = true;
+  harness h(options);
+  auto stream = h.script->answer_watch();
+  stream->event("ADDED", pod("c", "5"));
+  stream->event("ADDED", pod("a", "6"));
+  stream->event("MODIFIED", pod("c", "7"));
+  stream->event("ADDED", pod("b", "8"));
+  stream->event("DELETED", pod("a", "9"));
+  stream->event("ADDED", pod("d", "10"));
+  stream->event("DELETED", pod("d", "11"));
+  stream->event("ADDED", pod("d", "12"));
+  stream->event("ADDED", pod("e", "13"));
+  stream->event("DELETED", pod("e", "14"));
+  stream->event("BOOKMARK", bookmark("15", true));
+  REQUIRE(h.settle([&] { return h.watch->synced(); }));
+  CHECK(h.names() == std::vector<std::string>{"b@8", "c@7", "d@12"});
+}
+
 TEST_CASE("a server without streaming lists gets a paged list instead", "[kube][reflector]") {
   reflector_options options;
   options.streaming_list = true;
