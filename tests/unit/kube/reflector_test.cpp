@@ -1,5 +1,9 @@
 #include "kube/reflector.hpp"
 
+#include <array>
+#include <string>
+#include <vector>
+
 #include <catch2/catch.hpp>
 
 #include "fake_lister_watcher.hpp"
@@ -418,16 +422,14 @@ TEST_CASE("a streaming list keeps each object's last initial event, and none tha
   options.streaming_list = true;
   harness h(options);
   auto stream = h.script->answer_watch();
-  stream->event("ADDED", pod("c", "5"));
-  stream->event("ADDED", pod("a", "6"));
-  stream->event("MODIFIED", pod("c", "7"));
-  stream->event("ADDED", pod("b", "8"));
-  stream->event("DELETED", pod("a", "9"));
-  stream->event("ADDED", pod("d", "10"));
-  stream->event("DELETED", pod("d", "11"));
-  stream->event("ADDED", pod("d", "12"));
-  stream->event("ADDED", pod("e", "13"));
-  stream->event("DELETED", pod("e", "14"));
+  // Out of key order, with a change, deletions, and an object deleted then added again.
+  const std::vector<std::array<std::string, 3>> initial_events = {
+      {"ADDED", "c", "5"},   {"ADDED", "a", "6"},   {"MODIFIED", "c", "7"}, {"ADDED", "b", "8"},
+      {"DELETED", "a", "9"}, {"ADDED", "d", "10"},  {"DELETED", "d", "11"}, {"ADDED", "d", "12"},
+      {"ADDED", "e", "13"},  {"DELETED", "e", "14"}};
+  for (const auto& [type, name, version] : initial_events) {
+    stream->event(type, pod(name, version));
+  }
   stream->event("BOOKMARK", bookmark("15", true));
   REQUIRE(h.settle([&] { return h.watch->synced(); }));
   CHECK(h.names() == std::vector<std::string>{"b@8", "c@7", "d@12"});
