@@ -43,7 +43,7 @@ struct rendered_view;
 // A caller's cut of a list page (see api_router::caller_page).
 struct caller_cut {
   std::optional<api_response> refusal;  // a 403, or the placeholder while a decision is not known
-  std::optional<list_cut> cut;
+  std::shared_ptr<const list_cut> cut;
 };
 
 // An answer under way: step it until it says it is done, then take the response.

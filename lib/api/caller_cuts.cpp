@@ -37,7 +37,7 @@ caller_cut api_router::caller_page(const std::shared_ptr<const list_model>& mode
     if (decided.refusal_of_scope) {
       refusal.route = route;
     }
-    return {std::move(refusal), std::nullopt};
+    return {std::move(refusal), nullptr};
   }
   return {std::nullopt, std::move(decided.cut)};
 }

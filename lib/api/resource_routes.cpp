@@ -73,7 +73,8 @@ class caller_list_work final : public answer_work {
   using model_step = std::function<std::shared_ptr<const list_model>(std::chrono::microseconds)>;
   using decide = std::function<caller_cut(const std::shared_ptr<const list_model>&)>;
   using page = std::function<std::unique_ptr<answer_work>()>;
-  using cut_page = std::function<std::unique_ptr<answer_work>(std::shared_ptr<const list_model>, list_cut)>;
+  using cut_page =
+      std::function<std::unique_ptr<answer_work>(std::shared_ptr<const list_model>, std::shared_ptr<const list_cut>)>;
 
   caller_list_work(model_step model, decide decide_cut, page whole, cut_page cut)
       : model_(std::move(model)), decide_(std::move(decide_cut)), whole_(std::move(whole)), cut_(std::move(cut)) {}
@@ -91,7 +92,7 @@ class caller_list_work final : public answer_work {
       answer_ = std::move(decided.refusal);
       return true;
     }
-    page_ = decided.cut ? cut_(std::move(model), std::move(*decided.cut)) : whole_();
+    page_ = decided.cut ? cut_(std::move(model), std::move(decided.cut)) : whole_();
     return page_->step(budget);
   }
   api_response take() override { return page_ ? page_->take() : std::move(*answer_); }
@@ -166,12 +167,12 @@ std::unique_ptr<answer_work> api_router::list_route(const api_request& request, 
     return answer_now(std::move(*refusal));
   }
   auto cut_page = [this, scope = answer_scope(target), route, query, list_path](std::shared_ptr<const list_model> model,
-                                                                                list_cut cut) {
+                                                                                std::shared_ptr<const list_cut> cut) {
     std::string key_scope =
-        scope + key_builder().add("cut").add(cut.identity.empty() ? cut_identity(cut) : cut.identity).take();
+        scope + key_builder().add("cut").add(cut->identity.empty() ? cut_identity(*cut) : cut->identity).take();
     struct rendering {
       std::shared_ptr<const list_model> model;
-      list_cut cut;
+      std::shared_ptr<const list_cut> cut;  // the caller's, shared with its cut memo; copied only to render
       std::unique_ptr<list_page_render> page;
     };
     auto at = std::make_shared<rendering>(rendering{std::move(model), std::move(cut), nullptr});
@@ -179,7 +180,7 @@ std::unique_ptr<answer_work> api_router::list_route(const api_request& request, 
     return cached_at(std::move(key_scope), false, route, cache_tier::cuts,
                      [at, query, list_path](std::chrono::microseconds budget) -> std::optional<rendered_view> {
                        if (!at->page) {
-                         at->page = std::make_unique<list_page_render>(at->model, query, list_path, std::move(at->cut));
+                         at->page = std::make_unique<list_page_render>(at->model, query, list_path, *at->cut);
                        }
                        return page_view(*at->page, *at->model, budget);
                      });

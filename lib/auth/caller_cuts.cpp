@@ -176,14 +176,14 @@ list_decision caller_cuts::decide_list_page(const std::vector<namespace_run>& ru
     const std::string& group = listed.type.group;
     std::optional<bool> cluster_wide = access_.may(access_check::on_resource("list", group, listed.plural));
     if (!cluster_wide) {
-      return {undecided, false, std::nullopt};
+      return {undecided, false, nullptr};
     }
     if (!*cluster_wide) {
       if (!listed.namespaced || asked_namespace) {
         // One scope asked for: the caller may list there, or gets the API server's 403.
         if (auto refusal = refused(
                 access_check::on_resource("list", group, listed.plural, asked_namespace.value_or(std::string())))) {
-          return {std::move(refusal), true, std::nullopt};
+          return {std::move(refusal), true, nullptr};
         }
       } else {
         // One question per namespace (the model's runs), never one per item.
@@ -221,7 +221,7 @@ list_decision caller_cuts::decide_list_page(const std::vector<namespace_run>& ru
     }
   }
   if (!access_.decided()) {
-    return {undecided, false, std::nullopt};
+    return {undecided, false, nullptr};
   }
   if (!cut.filtered && cut.hidden_scopes.empty()) {
     return {};
@@ -239,7 +239,7 @@ list_decision caller_cuts::decide_list_page(const std::vector<namespace_run>& ru
     };
   }
   cut.identity = cut_identity(cut);
-  return {std::nullopt, false, std::move(cut)};
+  return {std::nullopt, false, std::make_shared<const list_cut>(std::move(cut))};
 }
 
 void metrics_cut::named(const std::string& category, const kind_key& type, const std::string& namespace_,

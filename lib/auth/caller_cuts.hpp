@@ -73,11 +73,12 @@ struct listed_kind {
 };
 
 // The caller's cut of a list page: a refusal, the cut to render, or neither (the caller may read
-// the whole page).
+// the whole page). The cut is shared, never copied: a caller's next request on the same model
+// gets the one kept in its cut memo.
 struct list_decision {
   std::optional<cut_refusal> refusal;
   bool refusal_of_scope = false;  // the refusal answers the one namespace (or cluster) asked for
-  std::optional<list_cut> cut;
+  std::shared_ptr<const list_cut> cut;
 };
 
 // What one caller may not read of the objects an answer joins: each kind and namespace it may

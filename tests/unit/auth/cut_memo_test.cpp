@@ -60,6 +60,7 @@ TEST_CASE("a caller's cut of a list is decided once, then found without asking a
   REQUIRE(again.cut);
   CHECK(again.cut->namespaces == first.cut->namespaces);
   CHECK(again.cut->identity == first.cut->identity);
+  CHECK(again.cut == first.cut);  // the kept cut itself, not a copy made for each request
   CHECK(who.memo.size() == 1);
 
   // Another namespace asked for is another question, decided on its own.
@@ -120,8 +121,7 @@ TEST_CASE("a cut waiting for a decision, or decided from one that has ended, is 
   cut_memo memo(std::chrono::minutes(5), 16);
   const auto now = steady::now();
   auto model = std::make_shared<const int>(1);
-  memo.keep("waiting", model, list_decision{cut_refusal{true, {}}, false, std::nullopt}, now,
-            now + std::chrono::minutes(1));
+  memo.keep("waiting", model, list_decision{cut_refusal{true, {}}, false, nullptr}, now, now + std::chrono::minutes(1));
   CHECK(memo.find("waiting", model.get(), now) == nullptr);
   memo.keep("ended", model, list_decision{}, now, now);
   CHECK(memo.find("ended", model.get(), now) == nullptr);
@@ -148,7 +148,7 @@ TEST_CASE("the memo holds no more than its bytes, the oldest cuts going first", 
     for (int i = 0; i < namespaces; ++i) {
       cut.namespaces->insert("namespace-" + std::to_string(i));
     }
-    return list_decision{std::nullopt, false, std::move(cut)};
+    return list_decision{std::nullopt, false, std::make_shared<const list_cut>(std::move(cut))};
   };
   for (int i = 0; i < 50; ++i) {
     memo.keep("k" + std::to_string(i), model, cut_of(20), now, now + std::chrono::minutes(1));
