@@ -22,23 +22,13 @@ ROOT=$PWD
 source bench/scale/bench_lib.sh
 bench_setup
 SEXTANTD=${SEXTANTD:?name the sextantd binary to measure}
-HERE=$OUT/auth-tls
-mkdir -p "$HERE"
-WRK_OUT=$HERE/wrk.txt
-: >"$WRK_OUT"
-
-generate_cluster
 # shellcheck source=bench/scale/test_cluster.sh
 source bench/scale/test_cluster.sh
-start_test_cluster
-TEAM=team-00
-python3 bench/scale/callers.py "$TC_DIR/cluster.env" "$HERE" "$TEAM"
+start_auth_bench auth-tls
 CALLERS=(wide team queues)
 declare -A CALLER_TITLE=([wide]="cluster-wide reader" [team]="reader of $TEAM" [queues]="queues only")
 ADMIN_TOKEN=$(cat "$ADMIN_TOKEN_FILE")
 
-declare -A TARGET=([workloads]=/api/v1/kueue/workloads [page100]="/api/v1/kueue/workloads?limit=100"
-                   [cq]=/api/v1/kueue/clusterqueues/cq-03 [problems]=/api/v1/problems)
 NAMES=(workloads page100 cq problems)
 PORT=18320
 PROBE_PORT=18321

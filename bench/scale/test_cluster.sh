@@ -51,3 +51,20 @@ start_test_cluster() {
   # shellcheck disable=SC1091
   source "$TC_DIR/cluster.env"
 }
+
+# What the auth and TLS benchmarks (auth_tls.sh, auth_row.sh) start with, in folder $1 under OUT:
+# HERE and WRK_OUT set, the cluster generated, the test API server started, the three callers of
+# callers.py made there (team: a reader of TEAM, team-00) with a token each in HERE, and TARGET,
+# each endpoint's path.
+start_auth_bench() {
+  HERE=$OUT/$1
+  mkdir -p "$HERE"
+  WRK_OUT=$HERE/wrk.txt
+  : >"$WRK_OUT"
+  generate_cluster
+  start_test_cluster
+  TEAM=team-00
+  python3 bench/scale/callers.py "$TC_DIR/cluster.env" "$HERE" "$TEAM"
+  declare -gA TARGET=([workloads]=/api/v1/kueue/workloads [page100]="/api/v1/kueue/workloads?limit=100"
+                      [cq]=/api/v1/kueue/clusterqueues/cq-03 [problems]=/api/v1/problems)
+}
