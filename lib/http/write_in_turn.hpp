@@ -33,7 +33,9 @@ inline constexpr std::size_t tls_record_plaintext = 16 * 1024;
 template <class Stream>
 boost::asio::awaitable<boost::system::error_code> write_in_turn(Stream& stream,
                                                                 std::array<boost::asio::const_buffer, 2> parts) {
-  if (const std::size_t total = boost::asio::buffer_size(parts); total <= tls_record_plaintext) {
+  // A head alone (a 304, a HEAD) is already one buffer: nothing to join.
+  const bool both = parts[0].size() != 0 && parts[1].size() != 0;
+  if (const std::size_t total = boost::asio::buffer_size(parts); both && total <= tls_record_plaintext) {
     std::string joined;
     joined.reserve(total);
     for (const boost::asio::const_buffer& part : parts) {
